@@ -1,0 +1,201 @@
+//! The object-safe face of every game: JSON in, JSON out. The CLI and the server reach games
+//! only through this module, so adding a game touches neither.
+
+use crate::bench::{self, BenchReport};
+use crate::error::{Error, ErrorKind};
+use crate::game::{Game, GameInfo, LogEntry, Options, Outcome, Prompt, Side, Viewer};
+use crate::record::Record;
+use crate::session::Session;
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// One legal action: its notation (what to send back) and a label for people.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LegalEntry {
+    pub action: String,
+    pub label: String,
+}
+
+/// A game type, erased.
+pub trait DynGame: Send + Sync {
+    fn info(&self) -> &GameInfo;
+    fn new_match(&self, scenario: &str, options: &Options, seed: u64) -> Result<Box<dyn Match>, Error>;
+    fn load(&self, position: &Value) -> Result<Box<dyn Match>, Error>;
+    fn replay(&self, record: &Record) -> Result<Box<dyn Match>, Error>;
+    /// Random play from the start of a scenario, measured (see `docs/performance.md`).
+    fn bench(&self, scenario: &str, games: usize, seed: u64) -> Result<BenchReport, Error>;
+}
+
+/// A game in progress, erased.
+pub trait Match: Send {
+    fn info(&self) -> &GameInfo;
+    /// The side to act, by name, or `None` when the game is over.
+    fn to_act(&self) -> Option<String>;
+    fn prompt(&self) -> Prompt;
+    fn legal(&self) -> Vec<LegalEntry>;
+    /// Applies an action given in notation; `side`, when given, must be the side to act.
+    fn act(&mut self, side: Option<&str>, action: &str) -> Result<Vec<LogEntry>, Error>;
+    fn can_undo(&self, side: &str) -> bool;
+    fn undo(&mut self, side: Option<&str>) -> Result<(), Error>;
+    /// What `side` may see (`None`: a spectator).
+    fn view(&self, side: Option<&str>) -> Result<Value, Error>;
+    fn outcome(&self) -> Option<Outcome>;
+    fn position(&self) -> Value;
+    fn record(&self) -> Record;
+    /// The log as `side` may read it (`None`: a spectator).
+    fn log(&self, side: Option<&str>) -> Result<Vec<LogEntry>, Error>;
+    /// The board as text for `side`.
+    fn render_text(&self, side: Option<&str>) -> Result<String, Error>;
+    fn clone_box(&self) -> Box<dyn Match>;
+}
+
+/// Wraps a [`Game`] as a [`DynGame`].
+pub struct Entry<G: Game>(pub Arc<G>);
+
+impl<G: Game> DynGame for Entry<G> {
+    fn info(&self) -> &GameInfo {
+        self.0.info()
+    }
+    fn new_match(&self, scenario: &str, options: &Options, seed: u64) -> Result<Box<dyn Match>, Error> {
+        Ok(Box::new(Session::new(self.0.clone(), scenario, options, seed)?))
+    }
+    fn load(&self, position: &Value) -> Result<Box<dyn Match>, Error> {
+        Ok(Box::new(Session::load(self.0.clone(), position)?))
+    }
+    fn replay(&self, record: &Record) -> Result<Box<dyn Match>, Error> {
+        Ok(Box::new(Session::replay(self.0.clone(), record)?))
+    }
+    fn bench(&self, scenario: &str, games: usize, seed: u64) -> Result<BenchReport, Error> {
+        bench::random_games(&*self.0, scenario, &Options::new(), games, seed)
+    }
+}
+
+fn side_of<G: Game>(game: &G, name: &str) -> Result<Side, Error> {
+    game.info().side(name).ok_or_else(|| {
+        Error::new(
+            ErrorKind::UnknownSide,
+            format!("no side {name:?}; the sides are {:?}", game.info().sides),
+        )
+    })
+}
+
+fn viewer_of<G: Game>(game: &G, side: Option<&str>) -> Result<Viewer, Error> {
+    Ok(match side {
+        Some(name) => Viewer::Side(side_of(game, name)?),
+        None => Viewer::Spectator,
+    })
+}
+
+impl<G: Game> Match for Session<G> {
+    fn info(&self) -> &GameInfo {
+        self.game().info()
+    }
+    fn to_act(&self) -> Option<String> {
+        let g = self.game();
+        g.to_act(self.state()).map(|s| g.info().side_name(s).to_string())
+    }
+    fn prompt(&self) -> Prompt {
+        self.game().prompt(self.state())
+    }
+    fn legal(&self) -> Vec<LegalEntry> {
+        let g = self.game();
+        let mut actions = Vec::new();
+        g.legal_actions(self.state(), &mut actions);
+        actions
+            .into_iter()
+            .map(|a| LegalEntry {
+                action: g.notation(self.state(), a),
+                label: g.label(self.state(), a),
+            })
+            .collect()
+    }
+    fn act(&mut self, side: Option<&str>, action: &str) -> Result<Vec<LogEntry>, Error> {
+        let side = side.map(|s| side_of(self.game(), s)).transpose()?;
+        Session::act(self, side, action)
+    }
+    fn can_undo(&self, side: &str) -> bool {
+        side_of(self.game(), side).is_ok_and(|s| Session::can_undo(self, s))
+    }
+    fn undo(&mut self, side: Option<&str>) -> Result<(), Error> {
+        let side = side.map(|s| side_of(self.game(), s)).transpose()?;
+        Session::undo(self, side)
+    }
+    fn view(&self, side: Option<&str>) -> Result<Value, Error> {
+        let viewer = viewer_of(self.game(), side)?;
+        serde_json::to_value(self.game().view(self.state(), viewer))
+            .map_err(|e| Error::new(ErrorKind::BadRequest, e.to_string()))
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.game().outcome(self.state())
+    }
+    fn position(&self) -> Value {
+        Session::position(self)
+    }
+    fn record(&self) -> Record {
+        Session::record(self).clone()
+    }
+    fn log(&self, side: Option<&str>) -> Result<Vec<LogEntry>, Error> {
+        Ok(self.log_for(viewer_of(self.game(), side)?))
+    }
+    fn render_text(&self, side: Option<&str>) -> Result<String, Error> {
+        let viewer = viewer_of(self.game(), side)?;
+        Ok(self.game().render_text(self.state(), viewer))
+    }
+    fn clone_box(&self) -> Box<dyn Match> {
+        Box::new(self.clone())
+    }
+}
+
+/// Every game Muster holds.
+#[derive(Default)]
+pub struct Registry {
+    games: Vec<Box<dyn DynGame>>,
+}
+
+impl Registry {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a game.
+    pub fn add<G: Game>(&mut self, game: G) {
+        self.games.push(Box::new(Entry(Arc::new(game))));
+    }
+
+    /// Every game's description.
+    pub fn games(&self) -> Vec<&GameInfo> {
+        self.games.iter().map(|g| g.info()).collect()
+    }
+
+    /// A game by id.
+    pub fn get(&self, id: &str) -> Result<&dyn DynGame, Error> {
+        self.games
+            .iter()
+            .find(|g| g.info().id == id)
+            .map(|g| g.as_ref())
+            .ok_or_else(|| {
+                let known: Vec<&str> = self.games.iter().map(|g| g.info().id.as_str()).collect();
+                Error::new(
+                    ErrorKind::UnknownGame,
+                    format!("no game {id:?}; the games are {known:?}"),
+                )
+            })
+    }
+
+    pub fn new_match(&self, game: &str, scenario: &str, options: &Options, seed: u64) -> Result<Box<dyn Match>, Error> {
+        self.get(game)?.new_match(scenario, options, seed)
+    }
+
+    /// Loads a position; the game is named inside it.
+    pub fn load(&self, position: &Value) -> Result<Box<dyn Match>, Error> {
+        let game = position.get("game").and_then(Value::as_str).ok_or_else(|| {
+            Error::new(ErrorKind::BadPosition, "a position needs a \"game\" field")
+        })?;
+        self.get(game)?.load(position)
+    }
+
+    pub fn replay(&self, record: &Record) -> Result<Box<dyn Match>, Error> {
+        self.get(&record.game)?.replay(record)
+    }
+}

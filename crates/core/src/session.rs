@@ -1,0 +1,268 @@
+//! A game at the table: the state, its record, its log, and undo within the rules' limits.
+
+use crate::error::{Error, ErrorKind};
+use crate::game::{Audience, Game, LogEntry, Options, Side, Viewer};
+use crate::record::{FORMAT_VERSION, POSITION_FORMAT, Position, RECORD_FORMAT, Record, RecordedAction};
+use crate::ENGINE_VERSION;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// One step that may still be taken back.
+#[derive(Clone)]
+struct UndoStep<S> {
+    before: S,
+    side: Side,
+    log_len: usize,
+}
+
+/// A game in progress with its record, log and undo stack.
+pub struct Session<G: Game> {
+    game: Arc<G>,
+    state: G::State,
+    record: Record,
+    log: Vec<LogEntry>,
+    undo: Vec<UndoStep<G::State>>,
+}
+
+impl<G: Game> Clone for Session<G> {
+    fn clone(&self) -> Self {
+        Self {
+            game: self.game.clone(),
+            state: self.state.clone(),
+            record: self.record.clone(),
+            log: self.log.clone(),
+            undo: self.undo.clone(),
+        }
+    }
+}
+
+impl<G: Game> Session<G> {
+    /// A new game from a seed.
+    pub fn new(game: Arc<G>, scenario: &str, options: &Options, seed: u64) -> Result<Self, Error> {
+        let info = game.info();
+        if !info.scenarios.iter().any(|s| s.id == scenario) {
+            let known: Vec<&str> = info.scenarios.iter().map(|s| s.id.as_str()).collect();
+            return Err(Error::new(
+                ErrorKind::UnknownScenario,
+                format!("{} has no scenario {scenario:?}; its scenarios are {known:?}", info.id),
+            ));
+        }
+        let options = info
+            .resolve_options(options)
+            .map_err(|m| Error::new(ErrorKind::BadOption, m))?;
+        let state = game
+            .new_game(scenario, &options, seed)
+            .map_err(|m| Error::new(ErrorKind::BadOption, m))?;
+        let record = Record {
+            format: RECORD_FORMAT.into(),
+            version: FORMAT_VERSION,
+            engine: ENGINE_VERSION.into(),
+            game: info.id.clone(),
+            scenario: scenario.into(),
+            options,
+            seed: Some(seed),
+            start: None,
+            actions: Vec::new(),
+        };
+        Ok(Self {
+            game,
+            state,
+            record,
+            log: Vec::new(),
+            undo: Vec::new(),
+        })
+    }
+
+    /// A game from a saved position (its `state` part), validated.
+    pub fn load(game: Arc<G>, position: &Value) -> Result<Self, Error> {
+        let bad = |m: String| Error::new(ErrorKind::BadPosition, m);
+        let pos: Position = serde_json::from_value(position.clone())
+            .map_err(|e| bad(format!("not a position: {e}")))?;
+        if pos.format != POSITION_FORMAT {
+            return Err(bad(format!("format must be {POSITION_FORMAT:?}, not {:?}", pos.format)));
+        }
+        if pos.version != FORMAT_VERSION {
+            return Err(bad(format!(
+                "this engine reads position version {FORMAT_VERSION}, not {}",
+                pos.version
+            )));
+        }
+        if pos.game != game.info().id {
+            return Err(bad(format!(
+                "the position is of game {:?}, not {:?}",
+                pos.game,
+                game.info().id
+            )));
+        }
+        let mut state: G::State = serde_path_to_error::deserialize(&pos.state)
+            .map_err(|e| bad(format!("state.{}: {}", e.path(), e.inner())))?;
+        game.validate(&mut state).map_err(bad)?;
+        let record = Record {
+            format: RECORD_FORMAT.into(),
+            version: FORMAT_VERSION,
+            engine: ENGINE_VERSION.into(),
+            game: game.info().id.clone(),
+            scenario: game.scenario_of(&state).to_string(),
+            options: game.options_of(&state),
+            seed: None,
+            start: Some(serde_json::to_value(&state).map_err(|e| bad(e.to_string()))?),
+            actions: Vec::new(),
+        };
+        Ok(Self {
+            game,
+            state,
+            record,
+            log: Vec::new(),
+            undo: Vec::new(),
+        })
+    }
+
+    /// Replays a record from its start, checking every action.
+    pub fn replay(game: Arc<G>, record: &Record) -> Result<Self, Error> {
+        let bad = |m: String| Error::new(ErrorKind::BadRecord, m);
+        if record.format != RECORD_FORMAT || record.version != FORMAT_VERSION {
+            return Err(bad(format!(
+                "expected format {RECORD_FORMAT:?} version {FORMAT_VERSION}, found {:?} version {}",
+                record.format, record.version
+            )));
+        }
+        if record.game != game.info().id {
+            return Err(bad(format!("the record is of game {:?}", record.game)));
+        }
+        let mut session = match (&record.seed, &record.start) {
+            (Some(seed), None) => Self::new(game, &record.scenario, &record.options, *seed)?,
+            (None, Some(start)) => {
+                let position = serde_json::json!({
+                    "format": POSITION_FORMAT, "version": FORMAT_VERSION,
+                    "game": record.game, "state": start,
+                });
+                Self::load(game, &position).map_err(|e| bad(format!("start: {}", e.message)))?
+            }
+            _ => return Err(bad("a record has either a seed or a start position".into())),
+        };
+        for (i, a) in record.actions.iter().enumerate() {
+            let side = session.game.info().side(&a.side).ok_or_else(|| {
+                bad(format!("action {}: unknown side {:?}", i + 1, a.side))
+            })?;
+            session.act(Some(side), &a.action).map_err(|e| {
+                bad(format!("action {} ({} {:?}): {}", i + 1, a.side, a.action, e.message))
+            })?;
+        }
+        Ok(session)
+    }
+
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    pub fn state(&self) -> &G::State {
+        &self.state
+    }
+
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    /// Applies a decision given in notation. `side`, when given, must be the side to act.
+    pub fn act(&mut self, side: Option<Side>, text: &str) -> Result<Vec<LogEntry>, Error> {
+        let Some(to_act) = self.game.to_act(&self.state) else {
+            return Err(Error::new(ErrorKind::GameOver, "the game is over"));
+        };
+        if let Some(side) = side
+            && side != to_act
+        {
+            return Err(Error::new(
+                ErrorKind::NotYourTurn,
+                format!(
+                    "{} cannot act now: {} must decide",
+                    self.game.info().side_name(side),
+                    self.game.info().side_name(to_act)
+                ),
+            ));
+        }
+        let action = self.game.parse_action(&self.state, text)?;
+        self.act_parsed(to_act, action)
+    }
+
+    /// Applies an already parsed action of the side to act.
+    pub fn act_parsed(&mut self, side: Side, action: G::Action) -> Result<Vec<LogEntry>, Error> {
+        let notation = self.game.notation(&self.state, action);
+        // Apply to a copy, so that nothing changes unless the whole action succeeds.
+        let mut next = self.state.clone();
+        let events = self.game.apply(&mut next, side, action)?;
+        let entries: Vec<LogEntry> = events.iter().map(|e| self.game.describe(&next, e)).collect();
+        let chance = entries.iter().any(|e| e.chance);
+        let before = std::mem::replace(&mut self.state, next);
+        let log_len = self.log.len();
+        self.log.extend(entries.iter().cloned());
+        self.record.actions.push(RecordedAction {
+            side: self.game.info().side_name(side).to_string(),
+            action: notation,
+        });
+        if chance || self.game.to_act(&self.state) != Some(side) {
+            // A die, a reveal or a hand-over: nothing before this may be taken back.
+            self.undo.clear();
+        } else {
+            self.undo.push(UndoStep {
+                before,
+                side,
+                log_len,
+            });
+        }
+        Ok(entries)
+    }
+
+    /// Can `side` take back its last decision?
+    pub fn can_undo(&self, side: Side) -> bool {
+        self.undo.last().is_some_and(|s| s.side == side)
+            && self.game.to_act(&self.state) == Some(side)
+    }
+
+    /// Takes back the last decision of `side` (or of the side to act).
+    pub fn undo(&mut self, side: Option<Side>) -> Result<(), Error> {
+        let side = match side.or_else(|| self.game.to_act(&self.state)) {
+            Some(s) => s,
+            None => return Err(Error::new(ErrorKind::CannotUndo, "the game is over")),
+        };
+        if !self.can_undo(side) {
+            return Err(Error::new(
+                ErrorKind::CannotUndo,
+                "nothing to undo: only your own decisions since the last die roll, reveal or \
+                 hand-over to the other side can be taken back",
+            ));
+        }
+        let step = self.undo.pop().expect("checked by can_undo");
+        self.state = step.before;
+        self.log.truncate(step.log_len);
+        self.record.actions.pop();
+        Ok(())
+    }
+
+    /// The position: the full state (dice included) in its documented JSON form.
+    pub fn position(&self) -> Value {
+        serde_json::json!({
+            "format": POSITION_FORMAT,
+            "version": FORMAT_VERSION,
+            "engine": ENGINE_VERSION,
+            "game": self.game.info().id,
+            "state": serde_json::to_value(&self.state).unwrap_or(Value::Null),
+        })
+    }
+
+    /// The log as `viewer` may read it.
+    pub fn log_for(&self, viewer: Viewer) -> Vec<LogEntry> {
+        self.log
+            .iter()
+            .filter(|e| match (e.audience, viewer) {
+                (Audience::All, _) => true,
+                (Audience::Side(s), Viewer::Side(v)) => s == v,
+                (Audience::Side(_), Viewer::Spectator) => false,
+            })
+            .cloned()
+            .collect()
+    }
+}
