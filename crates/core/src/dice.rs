@@ -23,7 +23,7 @@ impl Dice {
     }
 
     /// Fresh dice whose key is drawn from another generator (used by `determinize`).
-    pub fn from_rng(rng: &mut impl Rng) -> Self {
+    pub fn from_rng<R: Rng + ?Sized>(rng: &mut R) -> Self {
         let mut key = [0u8; 32];
         rng.fill_bytes(&mut key);
         Self {
