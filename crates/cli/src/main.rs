@@ -1,1 +1,342 @@
-fn main(){}
+//! `muster`: the engine protocol, terminal play, benchmarks and data checks.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use muster_cli::engine::{Engine, outcome_json};
+use muster_core::{Dice, Match, Options, Record};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "muster",
+    version,
+    about = "Rules engines for American Revolution board wargames"
+)]
+struct Cli {
+    /// Read scenario data from this folder where present (e.g. DIR/battles/oriskany.toml),
+    /// instead of the files built into the program.
+    #[arg(long, global = true, value_name = "DIR")]
+    data: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Speak the engine protocol: JSON lines on stdin and stdout (docs/protocol.md).
+    Engine,
+    /// Play a game in the terminal.
+    Play(PlayArgs),
+    /// List the games, their scenarios, sides and options.
+    Games,
+    /// Check the scenario data files and report what is reconstructed.
+    CheckData,
+    /// Measure random play for every scenario: decisions per second and state size.
+    Bench {
+        /// Random games per scenario.
+        #[arg(long, default_value_t = 2000)]
+        games: usize,
+        /// Only this game.
+        #[arg(long)]
+        game: Option<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print JSON lines instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Opponent {
+    /// Both sides play at this terminal (hot-seat).
+    Human,
+    /// The other side picks uniformly among its legal actions.
+    Random,
+}
+
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// The game id (see `muster games`), e.g. battles.
+    game: String,
+    /// The scenario id, e.g. freemans-farm or oriskany.
+    #[arg(long)]
+    scenario: Option<String>,
+    /// Your side, e.g. american or british (default: the first side).
+    #[arg(long = "as")]
+    side: Option<String>,
+    /// Who plays the other side.
+    #[arg(long, value_enum, default_value_t = Opponent::Random)]
+    vs: Opponent,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A game option, KEY=VALUE (repeatable).
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// Continue a saved record instead of starting a new game.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
+    /// Write the record here after every decision.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let registry = match muster_cli::registry(cli.data.as_deref()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("muster: bad data: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match cli.command {
+        Command::Engine => {
+            let mut engine = Engine::new(registry);
+            let stdin = std::io::stdin();
+            let mut out = std::io::stdout().lock();
+            for line in stdin.lock().lines() {
+                let Ok(line) = line else {
+                    // Not UTF-8: answer and go on.
+                    let _ = writeln!(out, "{}", engine.handle("\u{0}"));
+                    continue;
+                };
+                if line.trim().is_empty() {
+                    continue;
+                }
+                if writeln!(out, "{}", engine.handle(&line))
+                    .and_then(|_| out.flush())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Games => {
+            for g in registry.games() {
+                println!("{} — {}", g.id, g.name);
+                println!("  sides: {}", g.sides.join(", "));
+                for s in &g.scenarios {
+                    println!("  scenario {}: {}", s.id, s.description);
+                }
+                for o in &g.options {
+                    println!(
+                        "  option {}={} (default {}): {}",
+                        o.id,
+                        o.values.join("|"),
+                        o.default,
+                        o.description
+                    );
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Command::CheckData => {
+            // Loading the registry has checked every file; report what it holds.
+            for g in registry.games() {
+                println!(
+                    "{}: {} scenarios, all data files valid",
+                    g.id,
+                    g.scenarios.len()
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Bench {
+            games,
+            game,
+            seed,
+            json,
+        } => {
+            if !json {
+                println!(
+                    "{:<10} {:<15} {:>7} {:>10} {:>14} {:>11} {:>9} {:>7}",
+                    "game",
+                    "scenario",
+                    "games",
+                    "decisions",
+                    "decisions/s",
+                    "ns/decision",
+                    "games/s",
+                    "state B"
+                );
+            }
+            for g in registry.games() {
+                if game.as_ref().is_some_and(|x| x != &g.id) {
+                    continue;
+                }
+                let dyn_game = registry.get(&g.id).expect("listed game");
+                for s in &g.scenarios {
+                    match dyn_game.bench(&s.id, games, seed) {
+                        Ok(r) if json => {
+                            println!("{}", serde_json::to_string(&r).unwrap_or_default())
+                        }
+                        Ok(r) => println!(
+                            "{:<10} {:<15} {:>7} {:>10} {:>14.0} {:>11.0} {:>9.0} {:>7}",
+                            r.game,
+                            r.scenario,
+                            r.games,
+                            r.decisions,
+                            r.decisions_per_second,
+                            1e9 / r.decisions_per_second,
+                            r.games_per_second,
+                            r.state_bytes
+                        ),
+                        Err(e) => {
+                            eprintln!("muster bench: {} {}: {e}", g.id, s.id);
+                            return ExitCode::FAILURE;
+                        }
+                    }
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Play(args) => match play(&registry, args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("muster play: {e}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> {
+    let mut game: Box<dyn Match> = match &args.resume {
+        Some(file) => {
+            let text =
+                std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let record: Record = serde_json::from_str(&text)
+                .map_err(|e| format!("{}: not a record: {e}", file.display()))?;
+            registry.replay(&record).map_err(|e| e.message)?
+        }
+        None => {
+            let info = registry.get(&args.game).map_err(|e| e.message)?.info();
+            let scenario = args
+                .scenario
+                .clone()
+                .or_else(|| info.scenarios.first().map(|s| s.id.clone()))
+                .ok_or("the game has no scenarios")?;
+            let mut options = Options::new();
+            for o in &args.options {
+                let (k, v) = o
+                    .split_once('=')
+                    .ok_or_else(|| format!("--option {o:?} must be KEY=VALUE"))?;
+                options.insert(k.to_string(), v.to_string());
+            }
+            registry
+                .new_match(&args.game, &scenario, &options, args.seed)
+                .map_err(|e| e.message)?
+        }
+    };
+    let sides = game.info().sides.clone();
+    let me = args.side.clone().unwrap_or_else(|| sides[0].clone());
+    if !sides.contains(&me) {
+        return Err(format!("--as {me:?}: the sides are {sides:?}"));
+    }
+    let mut bot = Dice::from_seed(args.seed ^ 0xb07);
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut shown = 0usize;
+    let mut show_board = true;
+    loop {
+        let log = game.log(Some(&me)).map_err(|e| e.message)?;
+        for e in &log[shown.min(log.len())..] {
+            println!("  [§{}] {}", e.section, e.text);
+        }
+        shown = log.len();
+        if game.outcome().is_some() {
+            println!("{}", game.render_text(Some(&me)).map_err(|e| e.message)?);
+            println!(
+                "Game over: {}",
+                outcome_json(game.as_ref())["reason"].as_str().unwrap_or("")
+            );
+            return Ok(());
+        }
+        let Some(to_act) = game.to_act() else {
+            return Ok(());
+        };
+        let human = args.vs == Opponent::Human || to_act == me;
+        if !human {
+            let legal = game.legal();
+            let pick = &legal[bot.below(legal.len() as u32) as usize];
+            game.act(Some(&to_act), &pick.action)
+                .map_err(|e| e.message)?;
+            save(&args, game.as_ref())?;
+            show_board = true;
+            continue;
+        }
+        if show_board {
+            println!(
+                "\n{}",
+                game.render_text(Some(&to_act)).map_err(|e| e.message)?
+            );
+            show_board = false;
+        }
+        let prompt = game.prompt();
+        println!("{} to act — §{}: {}", to_act, prompt.section, prompt.text);
+        let legal = game.legal();
+        for (i, l) in legal.iter().enumerate() {
+            println!("  {:>3}. {:<22} {}", i + 1, l.action, l.label);
+        }
+        println!(
+            "Enter a number or an action; u = undo, b = board, s FILE = save record, q = quit."
+        );
+        print!("> ");
+        let _ = std::io::stdout().flush();
+        let Some(Ok(input)) = lines.next() else {
+            return Ok(());
+        };
+        let input = input.trim();
+        let result = match input {
+            "" => continue,
+            "q" | "quit" => return Ok(()),
+            "b" | "board" => {
+                show_board = true;
+                continue;
+            }
+            "u" | "undo" => game.undo(Some(&to_act)).map(|_| Vec::new()),
+            _ if input.starts_with("s ") => {
+                let path = input[2..].trim();
+                let record =
+                    serde_json::to_string_pretty(&game.record()).map_err(|e| e.to_string())?;
+                match std::fs::write(path, record) {
+                    Ok(()) => println!("Record saved to {path}."),
+                    Err(e) => println!("Could not save: {e}"),
+                }
+                continue;
+            }
+            _ => match input.parse::<usize>() {
+                Ok(n) if (1..=legal.len()).contains(&n) => {
+                    game.act(Some(&to_act), &legal[n - 1].action)
+                }
+                Ok(_) => {
+                    println!("Choose 1 to {}.", legal.len());
+                    continue;
+                }
+                Err(_) => game.act(Some(&to_act), input),
+            },
+        };
+        match result {
+            Ok(_) => {
+                save(&args, game.as_ref())?;
+                show_board = true;
+            }
+            Err(e) => println!(
+                "Refused ({}): {}",
+                serde_json::to_value(e.kind).unwrap_or_default(),
+                e.message
+            ),
+        }
+    }
+}
+
+fn save(args: &PlayArgs, game: &dyn Match) -> Result<(), String> {
+    if let Some(path) = &args.save {
+        let text = serde_json::to_string_pretty(&game.record()).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}

@@ -72,7 +72,10 @@ impl GameInfo {
             .map(|o| {
                 (
                     o.id.clone(),
-                    given.get(&o.id).cloned().unwrap_or_else(|| o.default.clone()),
+                    given
+                        .get(&o.id)
+                        .cloned()
+                        .unwrap_or_else(|| o.default.clone()),
                 )
             })
             .collect())

@@ -20,7 +20,12 @@ pub struct LegalEntry {
 /// A game type, erased.
 pub trait DynGame: Send + Sync {
     fn info(&self) -> &GameInfo;
-    fn new_match(&self, scenario: &str, options: &Options, seed: u64) -> Result<Box<dyn Match>, Error>;
+    fn new_match(
+        &self,
+        scenario: &str,
+        options: &Options,
+        seed: u64,
+    ) -> Result<Box<dyn Match>, Error>;
     fn load(&self, position: &Value) -> Result<Box<dyn Match>, Error>;
     fn replay(&self, record: &Record) -> Result<Box<dyn Match>, Error>;
     /// Random play from the start of a scenario, measured (see `docs/performance.md`).
@@ -57,8 +62,18 @@ impl<G: Game> DynGame for Entry<G> {
     fn info(&self) -> &GameInfo {
         self.0.info()
     }
-    fn new_match(&self, scenario: &str, options: &Options, seed: u64) -> Result<Box<dyn Match>, Error> {
-        Ok(Box::new(Session::new(self.0.clone(), scenario, options, seed)?))
+    fn new_match(
+        &self,
+        scenario: &str,
+        options: &Options,
+        seed: u64,
+    ) -> Result<Box<dyn Match>, Error> {
+        Ok(Box::new(Session::new(
+            self.0.clone(),
+            scenario,
+            options,
+            seed,
+        )?))
     }
     fn load(&self, position: &Value) -> Result<Box<dyn Match>, Error> {
         Ok(Box::new(Session::load(self.0.clone(), position)?))
@@ -93,7 +108,8 @@ impl<G: Game> Match for Session<G> {
     }
     fn to_act(&self) -> Option<String> {
         let g = self.game();
-        g.to_act(self.state()).map(|s| g.info().side_name(s).to_string())
+        g.to_act(self.state())
+            .map(|s| g.info().side_name(s).to_string())
     }
     fn prompt(&self) -> Prompt {
         self.game().prompt(self.state())
@@ -183,15 +199,24 @@ impl Registry {
             })
     }
 
-    pub fn new_match(&self, game: &str, scenario: &str, options: &Options, seed: u64) -> Result<Box<dyn Match>, Error> {
+    pub fn new_match(
+        &self,
+        game: &str,
+        scenario: &str,
+        options: &Options,
+        seed: u64,
+    ) -> Result<Box<dyn Match>, Error> {
         self.get(game)?.new_match(scenario, options, seed)
     }
 
     /// Loads a position; the game is named inside it.
     pub fn load(&self, position: &Value) -> Result<Box<dyn Match>, Error> {
-        let game = position.get("game").and_then(Value::as_str).ok_or_else(|| {
-            Error::new(ErrorKind::BadPosition, "a position needs a \"game\" field")
-        })?;
+        let game = position
+            .get("game")
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                Error::new(ErrorKind::BadPosition, "a position needs a \"game\" field")
+            })?;
         self.get(game)?.load(position)
     }
 

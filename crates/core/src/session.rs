@@ -1,9 +1,11 @@
 //! A game at the table: the state, its record, its log, and undo within the rules' limits.
 
+use crate::ENGINE_VERSION;
 use crate::error::{Error, ErrorKind};
 use crate::game::{Audience, Game, LogEntry, Options, Side, Viewer};
-use crate::record::{FORMAT_VERSION, POSITION_FORMAT, Position, RECORD_FORMAT, Record, RecordedAction};
-use crate::ENGINE_VERSION;
+use crate::record::{
+    FORMAT_VERSION, POSITION_FORMAT, Position, RECORD_FORMAT, Record, RecordedAction,
+};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -44,7 +46,10 @@ impl<G: Game> Session<G> {
             let known: Vec<&str> = info.scenarios.iter().map(|s| s.id.as_str()).collect();
             return Err(Error::new(
                 ErrorKind::UnknownScenario,
-                format!("{} has no scenario {scenario:?}; its scenarios are {known:?}", info.id),
+                format!(
+                    "{} has no scenario {scenario:?}; its scenarios are {known:?}",
+                    info.id
+                ),
             ));
         }
         let options = info
@@ -79,7 +84,10 @@ impl<G: Game> Session<G> {
         let pos: Position = serde_json::from_value(position.clone())
             .map_err(|e| bad(format!("not a position: {e}")))?;
         if pos.format != POSITION_FORMAT {
-            return Err(bad(format!("format must be {POSITION_FORMAT:?}, not {:?}", pos.format)));
+            return Err(bad(format!(
+                "format must be {POSITION_FORMAT:?}, not {:?}",
+                pos.format
+            )));
         }
         if pos.version != FORMAT_VERSION {
             return Err(bad(format!(
@@ -141,11 +149,19 @@ impl<G: Game> Session<G> {
             _ => return Err(bad("a record has either a seed or a start position".into())),
         };
         for (i, a) in record.actions.iter().enumerate() {
-            let side = session.game.info().side(&a.side).ok_or_else(|| {
-                bad(format!("action {}: unknown side {:?}", i + 1, a.side))
-            })?;
+            let side = session
+                .game
+                .info()
+                .side(&a.side)
+                .ok_or_else(|| bad(format!("action {}: unknown side {:?}", i + 1, a.side)))?;
             session.act(Some(side), &a.action).map_err(|e| {
-                bad(format!("action {} ({} {:?}): {}", i + 1, a.side, a.action, e.message))
+                bad(format!(
+                    "action {} ({} {:?}): {}",
+                    i + 1,
+                    a.side,
+                    a.action,
+                    e.message
+                ))
             })?;
         }
         Ok(session)
@@ -194,7 +210,10 @@ impl<G: Game> Session<G> {
         // Apply to a copy, so that nothing changes unless the whole action succeeds.
         let mut next = self.state.clone();
         let events = self.game.apply(&mut next, side, action)?;
-        let entries: Vec<LogEntry> = events.iter().map(|e| self.game.describe(&next, e)).collect();
+        let entries: Vec<LogEntry> = events
+            .iter()
+            .map(|e| self.game.describe(&next, e))
+            .collect();
         let chance = entries.iter().any(|e| e.chance);
         let before = std::mem::replace(&mut self.state, next);
         let log_len = self.log.len();

@@ -63,26 +63,84 @@ pub enum Bombardment {
 /// What happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    TurnBegins { turn: u8, side: SideId },
-    Placed { unit: u8, hex: Hex, entering: bool },
-    RallyRoll { unit: u8, roll: u8, success: bool },
-    ForceMarch { unit: u8 },
-    Moved { unit: u8, from: Hex, to: Hex, halves: u8 },
-    Held { unit: u8 },
-    Exited { unit: u8, from: Hex },
-    MovementEnds { side: SideId },
-    StormNoAttacks { turn: u8 },
-    ArtilleryFire { unit: u8, roll: u8, terrain: bool, result: Bombardment },
-    NoArtillery { side: SideId },
-    Declared { target: u8, attackers: Attackers },
-    Charge { unit: u8 },
-    Support { target: u8 },
+    TurnBegins {
+        turn: u8,
+        side: SideId,
+    },
+    Placed {
+        unit: u8,
+        hex: Hex,
+        entering: bool,
+    },
+    RallyRoll {
+        unit: u8,
+        roll: u8,
+        success: bool,
+    },
+    ForceMarch {
+        unit: u8,
+    },
+    Moved {
+        unit: u8,
+        from: Hex,
+        to: Hex,
+        halves: u8,
+    },
+    Held {
+        unit: u8,
+    },
+    Exited {
+        unit: u8,
+        from: Hex,
+    },
+    MovementEnds {
+        side: SideId,
+    },
+    StormNoAttacks {
+        turn: u8,
+    },
+    ArtilleryFire {
+        unit: u8,
+        roll: u8,
+        terrain: bool,
+        result: Bombardment,
+    },
+    NoArtillery {
+        side: SideId,
+    },
+    Declared {
+        target: u8,
+        attackers: Attackers,
+    },
+    Charge {
+        unit: u8,
+    },
+    Support {
+        target: u8,
+    },
     Combat(Box<CombatReport>),
-    Loss { unit: u8, eliminated: bool },
-    Retreated { unit: u8, from: Hex, to: Hex },
-    CannotRetreat { unit: u8 },
-    Advanced { unit: u8, to: Hex },
-    GameEnds { winner: SideId, reason: EndReason, american: u8, british: u8 },
+    Loss {
+        unit: u8,
+        eliminated: bool,
+    },
+    Retreated {
+        unit: u8,
+        from: Hex,
+        to: Hex,
+    },
+    CannotRetreat {
+        unit: u8,
+    },
+    Advanced {
+        unit: u8,
+        to: Hex,
+    },
+    GameEnds {
+        winner: SideId,
+        reason: EndReason,
+        american: u8,
+        british: u8,
+    },
 }
 
 /// The arithmetic of one attack (§6.3), for the log.

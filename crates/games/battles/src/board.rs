@@ -60,13 +60,21 @@ pub fn adjacent_to(sc: &Scenario, s: &State, enemy: u8) -> [bool; SLOTS] {
 /// Current combat factor (§2: reduced units use their back).
 pub fn cf(sc: &Scenario, s: &State, i: u8) -> u8 {
     let d = &sc.units[i as usize];
-    if s.units[i as usize].reduced { d.reduced_cf } else { d.cf }
+    if s.units[i as usize].reduced {
+        d.reduced_cf
+    } else {
+        d.cf
+    }
 }
 
 /// Current movement points.
 pub fn mp(sc: &Scenario, s: &State, i: u8) -> u8 {
     let d = &sc.units[i as usize];
-    if s.units[i as usize].reduced { d.reduced_mp } else { d.mp }
+    if s.units[i as usize].reduced {
+        d.reduced_mp
+    } else {
+        d.mp
+    }
 }
 
 pub fn side_of(sc: &Scenario, i: u8) -> u8 {
@@ -74,12 +82,19 @@ pub fn side_of(sc: &Scenario, i: u8) -> u8 {
 }
 
 /// Units of `side` on the map, by index.
-pub fn on_map<'a>(sc: &'a Scenario, s: &'a State, side: u8) -> impl Iterator<Item = (u8, Hex)> + 'a {
+pub fn on_map<'a>(
+    sc: &'a Scenario,
+    s: &'a State,
+    side: u8,
+) -> impl Iterator<Item = (u8, Hex)> + 'a {
     let units = &sc.units;
-    s.units.iter().enumerate().filter_map(move |(i, u)| match u.at {
-        Loc::Map(h) if units[i].side == side => Some((i as u8, h)),
-        _ => None,
-    })
+    s.units
+        .iter()
+        .enumerate()
+        .filter_map(move |(i, u)| match u.at {
+            Loc::Map(h) if units[i].side == side => Some((i as u8, h)),
+            _ => None,
+        })
 }
 
 /// Is any unit of `side` next to `h`?

@@ -16,7 +16,11 @@ use muster_core::hex::Hex;
 pub const DIFFERENTIAL_LIMIT: u8 = 10;
 
 /// Units of the active side that may still attack `target` (adjacent, not yet attacked).
-fn eligible_attackers<'a>(sc: &'a Scenario, s: &'a State, target: Hex) -> impl Iterator<Item = u8> + 'a {
+fn eligible_attackers<'a>(
+    sc: &'a Scenario,
+    s: &'a State,
+    target: Hex,
+) -> impl Iterator<Item = u8> + 'a {
     on_map(sc, s, s.active.0)
         .filter(move |&(i, h)| !s.units[i as usize].attacked && sc.map.adjacent(h, target))
         .map(|(i, _)| i)
@@ -26,7 +30,9 @@ fn eligible_attackers<'a>(sc: &'a Scenario, s: &'a State, target: Hex) -> impl I
 /// that has not attacked (rulings B6: one attack per attacker and per defender each turn).
 fn targets<'a>(sc: &'a Scenario, s: &'a State) -> impl Iterator<Item = u8> + 'a {
     on_map(sc, s, s.active.other().0)
-        .filter(move |&(i, h)| !s.units[i as usize].defended && eligible_attackers(sc, s, h).next().is_some())
+        .filter(move |&(i, h)| {
+            !s.units[i as usize].defended && eligible_attackers(sc, s, h).next().is_some()
+        })
         .map(|(i, _)| i)
 }
 
@@ -65,7 +71,14 @@ pub fn legal(sc: &Scenario, s: &State, out: &mut Actions) {
             }
         }
         Phase::Losses { battle, .. } => {
-            out.extend(battle.attackers.iter().copied().filter(|&u| alive(s, u)).map(Action::TakeLoss));
+            out.extend(
+                battle
+                    .attackers
+                    .iter()
+                    .copied()
+                    .filter(|&u| alive(s, u))
+                    .map(Action::TakeLoss),
+            );
         }
         Phase::Advance { battle } => {
             out.extend(
@@ -73,7 +86,11 @@ pub fn legal(sc: &Scenario, s: &State, out: &mut Actions) {
                     .attackers
                     .iter()
                     .copied()
-                    .filter(|&u| s.units[u as usize].hex().is_some_and(|h| sc.map.adjacent(h, battle.hex)))
+                    .filter(|&u| {
+                        s.units[u as usize]
+                            .hex()
+                            .is_some_and(|h| sc.map.adjacent(h, battle.hex))
+                    })
                     .map(Action::Advance),
             );
             out.push(Action::NoAdvance);
@@ -147,7 +164,9 @@ pub fn apply(sc: &Scenario, s: &mut State, a: Action, ev: &mut Vec<Event>) {
             if a == Action::Support {
                 artillery::spend(s);
                 battle.support = true;
-                ev.push(Event::Support { target: battle.target });
+                ev.push(Event::Support {
+                    target: battle.target,
+                });
             }
             resolve(sc, s, battle, ev);
         }
@@ -237,7 +256,9 @@ fn resolve(sc: &Scenario, s: &mut State, mut battle: Battle, ev: &mut Vec<Event>
                 take_loss(s, battle.target, ev);
             }
         }
-        let queue: Attackers = std::iter::once(battle.target).filter(|&u| alive(s, u)).collect();
+        let queue: Attackers = std::iter::once(battle.target)
+            .filter(|&u| alive(s, u))
+            .collect();
         retreats(sc, s, battle, queue, ev);
     } else {
         attacker_losses(sc, s, battle, losses, ev);
@@ -246,9 +267,20 @@ fn resolve(sc: &Scenario, s: &mut State, mut battle: Battle, ev: &mut Vec<Event>
 
 /// §6.5: the losing attacker takes `remaining` losses, choosing the unit for each while more
 /// than one attacking unit survives; then the survivors retreat.
-fn attacker_losses(sc: &Scenario, s: &mut State, battle: Battle, mut remaining: u8, ev: &mut Vec<Event>) {
+fn attacker_losses(
+    sc: &Scenario,
+    s: &mut State,
+    battle: Battle,
+    mut remaining: u8,
+    ev: &mut Vec<Event>,
+) {
     loop {
-        let survivors: ArrayVec<u8, 6> = battle.attackers.iter().copied().filter(|&u| alive(s, u)).collect();
+        let survivors: ArrayVec<u8, 6> = battle
+            .attackers
+            .iter()
+            .copied()
+            .filter(|&u| alive(s, u))
+            .collect();
         if remaining == 0 || survivors.is_empty() {
             break;
         }
@@ -259,7 +291,12 @@ fn attacker_losses(sc: &Scenario, s: &mut State, battle: Battle, mut remaining: 
         take_loss(s, survivors[0], ev);
         remaining -= 1;
     }
-    let queue: Attackers = battle.attackers.iter().copied().filter(|&u| alive(s, u)).collect();
+    let queue: Attackers = battle
+        .attackers
+        .iter()
+        .copied()
+        .filter(|&u| alive(s, u))
+        .collect();
     retreats(sc, s, battle, queue, ev);
 }
 
@@ -272,11 +309,20 @@ pub fn take_loss(s: &mut State, u: u8, ev: &mut Vec<Event>) {
     } else {
         unit.reduced = true;
     }
-    ev.push(Event::Loss { unit: u, eliminated });
+    ev.push(Event::Loss {
+        unit: u,
+        eliminated,
+    });
 }
 
 /// Retreats the queued units in order; stops where the owner must choose.
-fn retreats(sc: &Scenario, s: &mut State, battle: Battle, mut queue: Attackers, ev: &mut Vec<Event>) {
+fn retreats(
+    sc: &Scenario,
+    s: &mut State,
+    battle: Battle,
+    mut queue: Attackers,
+    ev: &mut Vec<Event>,
+) {
     while let Some(&u) = queue.first() {
         s.phase = Phase::Retreat {
             battle: battle.clone(),
@@ -319,10 +365,14 @@ fn after_attack(sc: &Scenario, s: &mut State, ev: &mut Vec<Event>) {
 /// the defender; for a unit hit by artillery, the enemy units within 3 hexes (§6.6, §8.2).
 fn away_from(sc: &Scenario, s: &State, u: u8) -> ArrayVec<Hex, { crate::data::MAX_UNITS }> {
     match &s.phase {
-        Phase::Retreat { battle, .. } if u == battle.target => {
-            battle.attackers.iter().filter_map(|&a| s.units[a as usize].hex()).collect()
+        Phase::Retreat { battle, .. } if u == battle.target => battle
+            .attackers
+            .iter()
+            .filter_map(|&a| s.units[a as usize].hex())
+            .collect(),
+        Phase::Retreat { battle, .. } => {
+            s.units[battle.target as usize].hex().into_iter().collect()
         }
-        Phase::Retreat { battle, .. } => s.units[battle.target as usize].hex().into_iter().collect(),
         _ => {
             let Some(h) = s.units[u as usize].hex() else {
                 return ArrayVec::new();
@@ -347,11 +397,16 @@ pub fn retreat_hexes(sc: &Scenario, s: &State, u: u8) -> ArrayVec<Hex, 6> {
     let side = side_of(sc, u);
     let mut best = u8::MAX;
     for d in 0..6 {
-        let Some(n) = sc.map.grid.neighbor(h, d) else { continue };
+        let Some(n) = sc.map.grid.neighbor(h, d) else {
+            continue;
+        };
         if !sc.map.passable(n) || !board.empty(n) {
             continue;
         }
-        if away.iter().any(|&x| sc.map.distance(n, x) <= sc.map.distance(h, x)) {
+        if away
+            .iter()
+            .any(|&x| sc.map.distance(n, x) <= sc.map.distance(h, x))
+        {
             continue;
         }
         let near = on_map(sc, s, side)

@@ -96,7 +96,10 @@ pub struct Scenario {
 
 impl Scenario {
     pub fn area(&self, name: &str) -> Option<u8> {
-        self.areas.iter().position(|a| a.name == name).map(|i| i as u8)
+        self.areas
+            .iter()
+            .position(|a| a.name == name)
+            .map(|i| i as u8)
     }
     pub fn unit_index(&self, id: &str) -> Option<usize> {
         self.units.iter().position(|u| u.id.as_str() == id)
@@ -352,9 +355,10 @@ fn check(raw: RawFile) -> Result<Scenario, String> {
             return Err(format!("{what}: a road needs at least two hexes"));
         }
         for w in hexes.windows(2) {
-            let dir = map.grid.direction(w[0], w[1]).ok_or_else(|| {
-                format!("{what}: {} and {} are not adjacent", w[0], w[1])
-            })?;
+            let dir = map
+                .grid
+                .direction(w[0], w[1])
+                .ok_or_else(|| format!("{what}: {} and {} are not adjacent", w[0], w[1]))?;
             map.set_side(w[0], dir, crate::map::ROAD);
         }
     }
@@ -429,11 +433,18 @@ fn check(raw: RawFile) -> Result<Scenario, String> {
     }
 
     if raw.units.len() > MAX_UNITS {
-        return Err(format!("at most {MAX_UNITS} units, not {}", raw.units.len()));
+        return Err(format!(
+            "at most {MAX_UNITS} units, not {}",
+            raw.units.len()
+        ));
     }
     let mut units: Vec<UnitDef> = Vec::new();
     let mut setup_hexes = [false; SLOTS];
-    let mut reconstructed: Vec<String> = s.reconstructed.iter().map(|r| format!("scenario.{r}")).collect();
+    let mut reconstructed: Vec<String> = s
+        .reconstructed
+        .iter()
+        .map(|r| format!("scenario.{r}"))
+        .collect();
     if raw.map.reconstructed {
         reconstructed.push("map".into());
     }
@@ -466,7 +477,10 @@ fn check(raw: RawFile) -> Result<Scenario, String> {
             }
             (None, Some(e), None) => {
                 if e.turn == 0 || e.turn > s.turns {
-                    return Err(format!("{what}: entry turn {} is outside turns 1-{}", e.turn, s.turns));
+                    return Err(format!(
+                        "{what}: entry turn {} is outside turns 1-{}",
+                        e.turn, s.turns
+                    ));
                 }
                 Start::Entry {
                     turn: e.turn,
@@ -476,7 +490,11 @@ fn check(raw: RawFile) -> Result<Scenario, String> {
             (None, None, Some(p)) => match (&p.area, &p.outside) {
                 (Some(a), None) => Start::InArea(area_of(a, &what)?),
                 (None, Some(a)) => Start::OutsideArea(area_of(a, &what)?),
-                _ => return Err(format!("{what}: place needs exactly one of area or outside")),
+                _ => {
+                    return Err(format!(
+                        "{what}: place needs exactly one of area or outside"
+                    ));
+                }
             },
             _ => {
                 return Err(format!(
@@ -484,7 +502,11 @@ fn check(raw: RawFile) -> Result<Scenario, String> {
                 ));
             }
         };
-        reconstructed.extend(u.reconstructed.iter().map(|r| format!("units.{}.{r}", u.id)));
+        reconstructed.extend(
+            u.reconstructed
+                .iter()
+                .map(|r| format!("units.{}.{r}", u.id)),
+        );
         units.push(UnitDef {
             id,
             name: u.name.clone(),

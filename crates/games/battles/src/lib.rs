@@ -28,13 +28,18 @@ pub use action::{Action, Event};
 pub use data::{AMERICAN, BRITISH, Scenario};
 pub use state::State;
 
-use muster_core::game::{Game, GameInfo, IllegalAction, IllegalKind, LogEntry, OptionInfo, Options};
+use muster_core::game::{
+    Game, GameInfo, IllegalAction, IllegalKind, LogEntry, OptionInfo, Options,
+};
 use muster_core::{Outcome, Prompt, ScenarioInfo, Side, Viewer};
 use std::path::Path;
 
 /// The embedded scenario files: (file name, text).
 pub const DATA_FILES: [(&str, &str); 2] = [
-    ("freemans-farm.toml", include_str!("../data/freemans-farm.toml")),
+    (
+        "freemans-farm.toml",
+        include_str!("../data/freemans-farm.toml"),
+    ),
     ("oriskany.toml", include_str!("../data/oriskany.toml")),
 ];
 
@@ -47,7 +52,11 @@ pub struct Battles {
 impl Battles {
     /// The game with the scenario files built into the binary.
     pub fn new() -> Result<Battles, String> {
-        Self::from_texts(DATA_FILES.iter().map(|(f, t)| (f.to_string(), t.to_string())))
+        Self::from_texts(
+            DATA_FILES
+                .iter()
+                .map(|(f, t)| (f.to_string(), t.to_string())),
+        )
     }
 
     /// The game with scenario files read from `dir/battles/` where present (the built-in file
@@ -151,7 +160,12 @@ impl Game for Battles {
         let mut o = Options::new();
         o.insert(
             "storm".into(),
-            if s.options.storm_all_day { "all-day" } else { "turns-7-8" }.into(),
+            if s.options.storm_all_day {
+                "all-day"
+            } else {
+                "turns-7-8"
+            }
+            .into(),
         );
         o
     }
@@ -171,7 +185,10 @@ impl Game for Battles {
 
     fn apply(&self, s: &mut State, side: Side, a: Action) -> Result<Vec<Event>, IllegalAction> {
         let Some(to_act) = sequence::to_act(s) else {
-            return Err(IllegalAction::new(IllegalKind::GameOver, "the game is over"));
+            return Err(IllegalAction::new(
+                IllegalKind::GameOver,
+                "the game is over",
+            ));
         };
         if side != to_act.0 {
             return Err(IllegalAction::new(

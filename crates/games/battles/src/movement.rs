@@ -22,7 +22,9 @@ const MAX_STEP: usize = 8;
 
 /// Does the storm (§12) take MP away this turn?
 pub fn storm(sc: &Scenario, s: &State) -> bool {
-    sc.storm_mp > 0 && (sc.storm_turns.contains(&s.turn) || (s.options.storm_all_day && !sc.storm_turns.is_empty()))
+    sc.storm_mp > 0
+        && (sc.storm_turns.contains(&s.turn)
+            || (s.options.storm_all_day && !sc.storm_turns.is_empty()))
 }
 
 /// The unit's movement allowance this turn, in half MP.
@@ -56,7 +58,8 @@ pub fn reach(sc: &Scenario, s: &State, board: &Board, u: u8, budget: u8) -> [u8;
     let start_adjacent = near_enemy[start_slot];
     let map = &sc.map;
     let budget = budget as usize;
-    let mut buckets: [ArrayVec<u8, SLOTS>; MAX_BUDGET + 1] = std::array::from_fn(|_| ArrayVec::new());
+    let mut buckets: [ArrayVec<u8, SLOTS>; MAX_BUDGET + 1] =
+        std::array::from_fn(|_| ArrayVec::new());
     cost[start_slot] = 0;
     buckets[0].push(start_slot as u8);
     for c in 0..=budget {
@@ -130,7 +133,9 @@ pub fn can_exit(sc: &Scenario, s: &State, board: &Board, u: u8, force_march: boo
     }
     let cost = reach(sc, s, board, u, b);
     let near_enemy = adjacent_to(sc, s, 1 - side);
-    cost[exit.slot()] != UNREACHABLE && !near_enemy[exit.slot()] && cost[exit.slot()] as u16 + 2 <= b as u16
+    cost[exit.slot()] != UNREACHABLE
+        && !near_enemy[exit.slot()]
+        && cost[exit.slot()] as u16 + 2 <= b as u16
 }
 
 fn movable(sc: &Scenario, s: &State, u: u8) -> bool {
@@ -139,12 +144,20 @@ fn movable(sc: &Scenario, s: &State, u: u8) -> bool {
 }
 
 pub fn legal(sc: &Scenario, s: &State, out: &mut Actions) {
-    let Phase::Movement { selected, force_march } = s.phase else {
+    let Phase::Movement {
+        selected,
+        force_march,
+    } = s.phase
+    else {
         return;
     };
     match selected {
         None => {
-            out.extend((0..s.units.len() as u8).filter(|&u| movable(sc, s, u)).map(Action::Select));
+            out.extend(
+                (0..s.units.len() as u8)
+                    .filter(|&u| movable(sc, s, u))
+                    .map(Action::Select),
+            );
             out.push(Action::EndMovement);
         }
         Some(u) => {
@@ -167,7 +180,11 @@ pub fn legal(sc: &Scenario, s: &State, out: &mut Actions) {
 }
 
 pub fn apply(sc: &Scenario, s: &mut State, a: Action, ev: &mut Vec<Event>) {
-    let Phase::Movement { selected, force_march } = s.phase else {
+    let Phase::Movement {
+        selected,
+        force_march,
+    } = s.phase
+    else {
         return;
     };
     let done = |s: &mut State| {

@@ -52,7 +52,8 @@ pub fn parse(s: &State, text: &str) -> Result<Action, IllegalAction> {
         return Err(bad(format!("{text:?}: too many words")));
     }
     let unit = || -> Result<u8, IllegalAction> {
-        let name = arg.ok_or_else(|| bad(format!("{verb} needs a unit id, e.g. \"{verb} morgan\"")))?;
+        let name =
+            arg.ok_or_else(|| bad(format!("{verb} needs a unit id, e.g. \"{verb} morgan\"")))?;
         s.units
             .iter()
             .position(|u| u.id.as_str() == name)
@@ -102,7 +103,10 @@ pub fn unit_text(sc: &Scenario, s: &State, u: u8) -> String {
     let unit = &s.units[u as usize];
     let at = unit.hex().map(|h| format!(" at {h}")).unwrap_or_default();
     if unit.reduced {
-        format!("{} ({}-{}, reduced){at}", d.name, d.reduced_cf, d.reduced_mp)
+        format!(
+            "{} ({}-{}, reduced){at}",
+            d.name, d.reduced_cf, d.reduced_mp
+        )
     } else {
         format!("{} ({}-{}){at}", d.name, d.cf, d.mp)
     }
@@ -165,7 +169,10 @@ pub fn label(sc: &Scenario, s: &State, a: Action) -> String {
                     attacker_won: false,
                 };
                 let r = crate::combat::totals(sc, s, &b);
-                format!("Resolve: {} CF against {} CF", r.attack_total, r.defense_total)
+                format!(
+                    "Resolve: {} CF against {} CF",
+                    r.attack_total, r.defense_total
+                )
             }
             _ => "Resolve the attack".into(),
         },
@@ -191,29 +198,57 @@ pub fn describe(sc: &Scenario, _s: &State, e: &Event) -> LogEntry {
     match e {
         Event::TurnBegins { turn, side } => entry(
             "4",
-            format!("Turn {turn}: the {} player is active.", SIDE_NAMES[side.0 as usize]),
+            format!(
+                "Turn {turn}: the {} player is active.",
+                SIDE_NAMES[side.0 as usize]
+            ),
             false,
         ),
-        Event::Placed { unit, hex, entering } => {
+        Event::Placed {
+            unit,
+            hex,
+            entering,
+        } => {
             if *entering {
                 entry("5.3", format!("{} enters at {hex}.", name(*unit)), false)
             } else {
                 entry("12", format!("{} sets up at {hex}.", name(*unit)), false)
             }
         }
-        Event::RallyRoll { unit, roll, success } => entry(
+        Event::RallyRoll {
+            unit,
+            roll,
+            success,
+        } => entry(
             "9.3",
             format!(
                 "Rally of {}: rolled {roll}, {}.",
                 name(*unit),
-                if *success { "back to full strength; it may not move this turn" } else { "no effect" }
+                if *success {
+                    "back to full strength; it may not move this turn"
+                } else {
+                    "no effect"
+                }
             ),
             true,
         ),
-        Event::ForceMarch { unit } => entry("9.1", format!("{} force marches (+2 MP).", name(*unit)), false),
-        Event::Moved { unit, from, to, halves } => entry(
+        Event::ForceMarch { unit } => entry(
+            "9.1",
+            format!("{} force marches (+2 MP).", name(*unit)),
+            false,
+        ),
+        Event::Moved {
+            unit,
+            from,
+            to,
+            halves,
+        } => entry(
             "5.1",
-            format!("{} moves {from} → {to} ({}).", name(*unit), half_mp(*halves)),
+            format!(
+                "{} moves {from} → {to} ({}).",
+                name(*unit),
+                half_mp(*halves)
+            ),
             false,
         ),
         Event::Held { unit } => entry("5", format!("{} stays in place.", name(*unit)), false),
@@ -227,8 +262,15 @@ pub fn describe(sc: &Scenario, _s: &State, e: &Event) -> LogEntry {
             format!("The {} player ends movement.", SIDE_NAMES[side.0 as usize]),
             false,
         ),
-        Event::StormNoAttacks { turn } => entry("12", format!("Storm: no attacks on turn {turn}."), false),
-        Event::ArtilleryFire { unit, roll, terrain, result } => entry(
+        Event::StormNoAttacks { turn } => {
+            entry("12", format!("Storm: no attacks on turn {turn}."), false)
+        }
+        Event::ArtilleryFire {
+            unit,
+            roll,
+            terrain,
+            result,
+        } => entry(
             "8.2",
             format!(
                 "Artillery fires at {}: rolled {roll}{} → {}.",
@@ -244,7 +286,10 @@ pub fn describe(sc: &Scenario, _s: &State, e: &Event) -> LogEntry {
         ),
         Event::NoArtillery { side } => entry(
             "8",
-            format!("The {} player holds artillery fire.", SIDE_NAMES[side.0 as usize]),
+            format!(
+                "The {} player holds artillery fire.",
+                SIDE_NAMES[side.0 as usize]
+            ),
             false,
         ),
         Event::Declared { target, attackers } => entry(
@@ -252,7 +297,11 @@ pub fn describe(sc: &Scenario, _s: &State, e: &Event) -> LogEntry {
             format!(
                 "{} attacked by {}.",
                 name(*target),
-                attackers.iter().map(|&a| name(a)).collect::<Vec<_>>().join(", ")
+                attackers
+                    .iter()
+                    .map(|&a| name(a))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             false,
         ),
@@ -289,7 +338,11 @@ pub fn describe(sc: &Scenario, _s: &State, e: &Event) -> LogEntry {
                     r.defense_total,
                     r.attack_roll,
                     r.defense_roll,
-                    if r.attacker_won { "the attacker" } else { "the defender" },
+                    if r.attacker_won {
+                        "the attacker"
+                    } else {
+                        "the defender"
+                    },
                     match r.losses {
                         0 => ", no losses".to_string(),
                         n => format!(", {n} loss{} to the loser", if n > 1 { "es" } else { "" }),
@@ -307,16 +360,28 @@ pub fn describe(sc: &Scenario, _s: &State, e: &Event) -> LogEntry {
             },
             false,
         ),
-        Event::Retreated { unit, from, to } => {
-            entry("6.6", format!("{} retreats {from} → {to}.", name(*unit)), false)
-        }
-        Event::CannotRetreat { unit } => entry(
+        Event::Retreated { unit, from, to } => entry(
             "6.6",
-            format!("{} has no hex to retreat to and takes another loss.", name(*unit)),
+            format!("{} retreats {from} → {to}.", name(*unit)),
             false,
         ),
-        Event::Advanced { unit, to } => entry("6.6", format!("{} advances into {to}.", name(*unit)), false),
-        Event::GameEnds { winner, reason, american, british } => entry(
+        Event::CannotRetreat { unit } => entry(
+            "6.6",
+            format!(
+                "{} has no hex to retreat to and takes another loss.",
+                name(*unit)
+            ),
+            false,
+        ),
+        Event::Advanced { unit, to } => {
+            entry("6.6", format!("{} advances into {to}.", name(*unit)), false)
+        }
+        Event::GameEnds {
+            winner,
+            reason,
+            american,
+            british,
+        } => entry(
             "10",
             format!(
                 "{} victory{} — VP American {american}, British {british}.",

@@ -7,8 +7,8 @@ use crate::data::{SIDE_NAMES, Scenario};
 use crate::state::{Phase, SideId, State};
 use crate::{artillery, combat, leadership, movement, setup, victory};
 use arrayvec::ArrayVec;
-use muster_core::game::IllegalAction;
 use muster_core::Prompt;
+use muster_core::game::IllegalAction;
 
 /// Upper bound on the number of legal actions in any position.
 pub const MAX_ACTIONS: usize = 320;
@@ -196,11 +196,16 @@ pub fn prompt(sc: &Scenario, s: &State) -> Prompt {
             None => p("Set-up is complete.".into(), "12"),
         },
         Phase::Rally => p(
-            format!("{active}: spend a Leadership point to rally a reduced unit (4-6 succeeds), or skip."),
+            format!(
+                "{active}: spend a Leadership point to rally a reduced unit (4-6 succeeds), or skip."
+            ),
             "9.3",
         ),
         Phase::Reinforce => match setup::next_to_place(sc, s) {
-            Some(u) => p(format!("{active}: choose the entry hex of {}.", name(u)), "5.3"),
+            Some(u) => p(
+                format!("{active}: choose the entry hex of {}.", name(u)),
+                "5.3",
+            ),
             None => p(format!("{active}: reinforcements are in."), "5.3"),
         },
         Phase::Movement { selected: None, .. } => p(
@@ -210,28 +215,44 @@ pub fn prompt(sc: &Scenario, s: &State) -> Prompt {
         Phase::Movement {
             selected: Some(u), ..
         } => p(
-            format!("{active}: choose where {} moves, or hold it in place.", name(*u)),
+            format!(
+                "{active}: choose where {} moves, or hold it in place.",
+                name(*u)
+            ),
             "5.1",
         ),
         Phase::ArtilleryFire => p(
-            format!("{other}: fire an Artillery point at an enemy unit within 3 hexes of your infantry, or hold fire."),
+            format!(
+                "{other}: fire an Artillery point at an enemy unit within 3 hexes of your infantry, or hold fire."
+            ),
             "8.2",
         ),
         Phase::ArtilleryRetreat { unit } => p(
             format!("{active}: choose the hex {} retreats to.", name(*unit)),
             "8.2",
         ),
-        Phase::Attacks => p(format!("{active}: choose a unit to attack, or end attacks."), "6.1"),
-        Phase::Declare { target, attackers, .. } if attackers.is_empty() => p(
+        Phase::Attacks => p(
+            format!("{active}: choose a unit to attack, or end attacks."),
+            "6.1",
+        ),
+        Phase::Declare {
+            target, attackers, ..
+        } if attackers.is_empty() => p(
             format!("{active}: choose a unit to attack {}.", name(*target)),
             "6.1",
         ),
         Phase::Declare { target, .. } => p(
-            format!("{active}: add attackers against {}, charge, or resolve the attack.", name(*target)),
+            format!(
+                "{active}: add attackers against {}, charge, or resolve the attack.",
+                name(*target)
+            ),
             "6.1",
         ),
         Phase::Support { battle } => p(
-            format!("{other}: spend an Artillery point for +2 CF to {}?", name(battle.target)),
+            format!(
+                "{other}: spend an Artillery point for +2 CF to {}?",
+                name(battle.target)
+            ),
             "8.1",
         ),
         Phase::Losses { remaining, .. } => p(
@@ -250,7 +271,10 @@ pub fn prompt(sc: &Scenario, s: &State) -> Prompt {
             None => p("Retreats are done.".into(), "6.6"),
         },
         Phase::Advance { battle } => p(
-            format!("{active}: advance an attacking unit into {}, or stay.", battle.hex),
+            format!(
+                "{active}: advance an attacking unit into {}, or stay.",
+                battle.hex
+            ),
             "6.6",
         ),
     }

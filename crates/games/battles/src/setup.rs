@@ -71,9 +71,8 @@ fn begin_setup_or_play(sc: &Scenario, s: &mut State, ev: &mut Vec<Event>) {
 /// reinforcement step, the next arrived unit of the active side that has somewhere to enter.
 pub fn next_to_place(sc: &Scenario, s: &State) -> Option<u8> {
     match s.phase {
-        Phase::Setup { side } => (0..s.units.len() as u8).find(|&i| {
-            s.units[i as usize].at == Loc::Unplaced && side_of(sc, i) == side.0
-        }),
+        Phase::Setup { side } => (0..s.units.len() as u8)
+            .find(|&i| s.units[i as usize].at == Loc::Unplaced && side_of(sc, i) == side.0),
         Phase::Reinforce => {
             let board = Board::new(s);
             (0..s.units.len() as u8).find(|&i| {
@@ -105,7 +104,11 @@ fn entry_hexes<'a>(
                 Box::new(sc.map.hexes().filter(move |h| {
                     !a.mask[h.slot()]
                         && free(h)
-                        && sc.map.neighbors_of(h.slot()).iter().any(|&n| n != NO_HEX && a.mask[n as usize])
+                        && sc
+                            .map
+                            .neighbors_of(h.slot())
+                            .iter()
+                            .any(|&n| n != NO_HEX && a.mask[n as usize])
                 }))
             }
         }
@@ -174,14 +177,23 @@ pub fn validate(sc: &Scenario, s: &mut State) -> Result<(), String> {
         }
         if let Loc::Map(h) = u.at {
             if !sc.map.passable(h) {
-                return Err(format!("units[{i}] ({}): {h} is not a hex a unit may stand in", d.id));
+                return Err(format!(
+                    "units[{i}] ({}): {h} is not a hex a unit may stand in",
+                    d.id
+                ));
             }
             if std::mem::replace(&mut seen[h.slot()], true) {
-                return Err(format!("units[{i}] ({}): another unit already stands at {h}", d.id));
+                return Err(format!(
+                    "units[{i}] ({}): another unit already stands at {h}",
+                    d.id
+                ));
             }
         }
         if u.at == Loc::Exited && sc.exit.is_none_or(|(_, side, _)| side != d.side) {
-            return Err(format!("units[{i}] ({}): this unit cannot exit the map", d.id));
+            return Err(format!(
+                "units[{i}] ({}): this unit cannot exit the map",
+                d.id
+            ));
         }
     }
     if s.turn == 0 || s.turn > sc.turns {

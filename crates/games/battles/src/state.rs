@@ -44,7 +44,11 @@ pub struct PerSide {
 
 impl PerSide {
     pub fn get(&self, side: u8) -> u8 {
-        if side == 0 { self.american } else { self.british }
+        if side == 0 {
+            self.american
+        } else {
+            self.british
+        }
     }
     pub fn get_mut(&mut self, side: u8) -> &mut u8 {
         if side == 0 {

@@ -42,10 +42,18 @@ pub fn render(sc: &Scenario, s: &State, _viewer: Viewer) -> String {
         "Leadership: American {} British {}{}   Artillery: American {} British {}{}",
         s.leadership.american,
         s.leadership.british,
-        if s.leader_used { " (used this turn)" } else { "" },
+        if s.leader_used {
+            " (used this turn)"
+        } else {
+            ""
+        },
         s.artillery.american,
         s.artillery.british,
-        if s.artillery_used { " (used this turn)" } else { "" },
+        if s.artillery_used {
+            " (used this turn)"
+        } else {
+            ""
+        },
     );
     let tag = tags(sc);
     let mut at = [None; muster_core::hex::SLOTS];
@@ -67,7 +75,11 @@ pub fn render(sc: &Scenario, s: &State, _viewer: Viewer) -> String {
     let cell = |h: Hex| -> String {
         let t = sc.map.terrain(h).code();
         match at[h.slot()] {
-            Some(i) => format!("{t}{}{}", tag[i], if s.units[i].reduced { '\'' } else { ' ' }),
+            Some(i) => format!(
+                "{t}{}{}",
+                tag[i],
+                if s.units[i].reduced { '\'' } else { ' ' }
+            ),
             None if sc.stars.iter().any(|(x, _)| *x == h) => format!("{t}* "),
             None if sc.exit.is_some_and(|(x, _, _)| x == h) => format!("{t}> "),
             None => format!("{t}  "),
@@ -110,7 +122,11 @@ pub fn render(sc: &Scenario, s: &State, _viewer: Viewer) -> String {
             if d.side != side || u.at == Loc::Absent {
                 continue;
             }
-            let (cf, mp) = if u.reduced { (d.reduced_cf, d.reduced_mp) } else { (d.cf, d.mp) };
+            let (cf, mp) = if u.reduced {
+                (d.reduced_cf, d.reduced_mp)
+            } else {
+                (d.cf, d.mp)
+            };
             let place = match u.at {
                 Loc::Map(h) => h.to_string(),
                 Loc::Pending => match d.start {
@@ -143,7 +159,11 @@ pub fn render(sc: &Scenario, s: &State, _viewer: Viewer) -> String {
                 tag[i],
                 d.id.as_str(),
                 d.name,
-                if marks.is_empty() { String::new() } else { format!(" [{}]", marks.join(", ")) }
+                if marks.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", marks.join(", "))
+                }
             );
         }
     }

@@ -1,0 +1,19 @@
+//! The pieces of the `muster` command that tests and other front ends reuse: the registry of
+//! every game, and the engine protocol (`docs/protocol.md`).
+
+pub mod engine;
+
+use muster_core::Registry;
+use std::path::Path;
+
+/// Every game Muster holds. With `data`, scenario files found under it replace the built-in
+/// ones (a player correcting a map or a counter from the printed game).
+pub fn registry(data: Option<&Path>) -> Result<Registry, String> {
+    let mut r = Registry::new();
+    let battles = match data {
+        Some(dir) => muster_battles::Battles::from_dir(dir)?,
+        None => muster_battles::Battles::new()?,
+    };
+    r.add(battles);
+    Ok(r)
+}
