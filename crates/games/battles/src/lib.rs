@@ -75,7 +75,9 @@ impl Battles {
         Self::from_texts(texts.into_iter())
     }
 
-    fn from_texts(files: impl Iterator<Item = (String, String)>) -> Result<Battles, String> {
+    /// The game from scenario texts given as (file name, TOML text) pairs: for tests, puzzles
+    /// and variant maps.
+    pub fn from_texts(files: impl Iterator<Item = (String, String)>) -> Result<Battles, String> {
         let mut scenarios = Vec::new();
         for (file, text) in files {
             let sc = data::load_scenario(&file, &text)?;
