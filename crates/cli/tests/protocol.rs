@@ -105,7 +105,11 @@ impl Engine {
         assert!(!message.is_empty(), "{line}: empty message");
         // An error answer holds exactly ok and error {kind, message}.
         assert_eq!(answer.as_object().map(|o| o.len()), Some(2), "{answer}");
-        assert_eq!(answer["error"].as_object().map(|o| o.len()), Some(2), "{answer}");
+        assert_eq!(
+            answer["error"].as_object().map(|o| o.len()),
+            Some(2),
+            "{answer}"
+        );
         message
     }
 
@@ -116,7 +120,10 @@ impl Engine {
     /// The raw answer line to `position`: compared byte for byte.
     fn position_line(&mut self) -> String {
         let line = self.send_raw(br#"{"cmd":"position"}"#);
-        assert!(line.starts_with('{') && line.contains(r#""ok":true"#), "{line}");
+        assert!(
+            line.starts_with('{') && line.contains(r#""ok":true"#),
+            "{line}"
+        );
         line
     }
 
@@ -163,7 +170,10 @@ impl Drop for Engine {
 /// The deterministic choice among the legal actions of a status answer.
 fn pick(status: &Value, i: usize) -> String {
     let legal = status["legal"].as_array().expect("legal is a list");
-    assert!(!legal.is_empty(), "someone must act but nothing is legal: {status}");
+    assert!(
+        !legal.is_empty(),
+        "someone must act but nothing is legal: {status}"
+    );
     legal[i % legal.len()]["action"]
         .as_str()
         .expect("action is text")
@@ -181,19 +191,36 @@ fn assert_status(status: &Value) {
     assert!(status["events"].is_array(), "{status}");
     let legal = status["legal"].as_array().expect("legal is a list");
     if status["to_act"].is_null() {
-        assert!(legal.is_empty(), "nobody acts but actions are legal: {status}");
+        assert!(
+            legal.is_empty(),
+            "nobody acts but actions are legal: {status}"
+        );
         assert!(status["outcome"].is_object(), "{status}");
     } else {
         let side = status["to_act"].as_str().expect("to_act is text");
         assert!(["american", "british"].contains(&side), "{status}");
         assert!(status["outcome"].is_null(), "{status}");
         assert!(!legal.is_empty(), "{status}");
-        assert!(status["prompt"]["text"].as_str().is_some_and(|t| !t.is_empty()));
-        assert!(status["prompt"]["section"].as_str().is_some_and(|t| !t.is_empty()));
+        assert!(
+            status["prompt"]["text"]
+                .as_str()
+                .is_some_and(|t| !t.is_empty())
+        );
+        assert!(
+            status["prompt"]["section"]
+                .as_str()
+                .is_some_and(|t| !t.is_empty())
+        );
     }
     for entry in legal {
-        assert!(entry["action"].as_str().is_some_and(|a| !a.is_empty()), "{entry}");
-        assert!(entry["label"].as_str().is_some_and(|a| !a.is_empty()), "{entry}");
+        assert!(
+            entry["action"].as_str().is_some_and(|a| !a.is_empty()),
+            "{entry}"
+        );
+        assert!(
+            entry["label"].as_str().is_some_and(|a| !a.is_empty()),
+            "{entry}"
+        );
         assert_eq!(entry.as_object().map(|o| o.len()), Some(2), "{entry}");
     }
     for event in status["events"].as_array().expect("events") {
@@ -202,8 +229,14 @@ fn assert_status(status: &Value) {
 }
 
 fn assert_event(event: &Value) {
-    assert!(event["text"].as_str().is_some_and(|t| !t.is_empty()), "{event}");
-    assert!(event["section"].as_str().is_some_and(|t| !t.is_empty()), "{event}");
+    assert!(
+        event["text"].as_str().is_some_and(|t| !t.is_empty()),
+        "{event}"
+    );
+    assert!(
+        event["section"].as_str().is_some_and(|t| !t.is_empty()),
+        "{event}"
+    );
     assert!(event.get("audience").is_some(), "{event}");
     if let Some(chance) = event.get("chance") {
         // Written only when true.
@@ -257,7 +290,10 @@ fn games_lists_battles_with_its_scenarios_sides_and_storm_option() {
     assert_eq!(scenarios, ["freemans-farm", "oriskany"]);
     for s in battles["scenarios"].as_array().unwrap() {
         assert!(s["name"].as_str().is_some_and(|n| !n.is_empty()), "{s}");
-        assert!(s["description"].as_str().is_some_and(|n| !n.is_empty()), "{s}");
+        assert!(
+            s["description"].as_str().is_some_and(|n| !n.is_empty()),
+            "{s}"
+        );
     }
     let storm = battles["options"]
         .as_array()
@@ -278,7 +314,10 @@ fn new_answers_a_full_status_and_the_first_legal_action_is_accepted() {
     let mut e = Engine::start();
     let s = e.new_game("oriskany", 3);
     assert_status(&s);
-    assert_eq!(s["to_act"], "american", "Oriskany begins with the American set-up");
+    assert_eq!(
+        s["to_act"], "american",
+        "Oriskany begins with the American set-up"
+    );
     assert_eq!(s["prompt"]["section"], "12");
     assert_eq!(s["can_undo"], false);
     assert_eq!(s["outcome"], Value::Null);
@@ -321,10 +360,15 @@ fn new_without_seed_or_options_uses_seed_0_and_the_default_options() {
     let p0 = e.position_line();
     e.new_game("oriskany", 0);
     assert_eq!(e.position_line(), p0);
-    e.ok(json!({"cmd": "new", "game": "battles", "scenario": "oriskany",
-                "options": {"storm": "all-day"}}));
+    e.ok(
+        json!({"cmd": "new", "game": "battles", "scenario": "oriskany",
+                "options": {"storm": "all-day"}}),
+    );
     assert_eq!(e.record()["options"], json!({"storm": "all-day"}));
-    assert_eq!(e.position()["state"]["options"], json!({"storm-all-day": true}));
+    assert_eq!(
+        e.position()["state"]["options"],
+        json!({"storm-all-day": true})
+    );
     e.finish();
 }
 
@@ -446,10 +490,19 @@ fn every_error_in_a_game_leaves_it_unchanged() {
         ("not json at all".into(), "bad_request"),
         (r#"{"cmd":"act"}"#.into(), "bad_request"),
         (r#"{"cmd":"act","action":7}"#.into(), "bad_request"),
-        (r#"{"cmd":"act","action":"end-movement","when":"now"}"#.into(), "bad_request"),
+        (
+            r#"{"cmd":"act","action":"end-movement","when":"now"}"#.into(),
+            "bad_request",
+        ),
         (r#"{"cmd":"resign"}"#.into(), "unknown_command"),
-        (json!({"cmd": "new", "game": "chess", "scenario": "x"}).to_string(), "unknown_game"),
-        (json!({"cmd": "new", "game": "battles", "scenario": "x"}).to_string(), "unknown_scenario"),
+        (
+            json!({"cmd": "new", "game": "chess", "scenario": "x"}).to_string(),
+            "unknown_game",
+        ),
+        (
+            json!({"cmd": "new", "game": "battles", "scenario": "x"}).to_string(),
+            "unknown_scenario",
+        ),
         (
             json!({"cmd": "new", "game": "battles", "scenario": "oriskany",
                    "options": {"storm": "never"}})
@@ -462,15 +515,42 @@ fn every_error_in_a_game_leaves_it_unchanged() {
             .to_string(),
             "bad_option",
         ),
-        (json!({"cmd": "act", "action": "frobnicate"}).to_string(), "unparsable"),
-        (json!({"cmd": "act", "action": "select nobody"}).to_string(), "unparsable"),
-        (json!({"cmd": "act", "action": "move Z1"}).to_string(), "unparsable"),
-        (json!({"cmd": "act", "action": "move"}).to_string(), "unparsable"),
-        (json!({"cmd": "act", "action": "hold D5"}).to_string(), "unparsable"),
-        (json!({"cmd": "act", "action": ""}).to_string(), "unparsable"),
-        (json!({"cmd": "act", "action": "end-attacks"}).to_string(), "illegal_action"),
-        (json!({"cmd": "act", "action": "select morgan"}).to_string(), "illegal_action"),
-        (json!({"cmd": "act", "action": "move E5"}).to_string(), "illegal_action"),
+        (
+            json!({"cmd": "act", "action": "frobnicate"}).to_string(),
+            "unparsable",
+        ),
+        (
+            json!({"cmd": "act", "action": "select nobody"}).to_string(),
+            "unparsable",
+        ),
+        (
+            json!({"cmd": "act", "action": "move Z1"}).to_string(),
+            "unparsable",
+        ),
+        (
+            json!({"cmd": "act", "action": "move"}).to_string(),
+            "unparsable",
+        ),
+        (
+            json!({"cmd": "act", "action": "hold D5"}).to_string(),
+            "unparsable",
+        ),
+        (
+            json!({"cmd": "act", "action": ""}).to_string(),
+            "unparsable",
+        ),
+        (
+            json!({"cmd": "act", "action": "end-attacks"}).to_string(),
+            "illegal_action",
+        ),
+        (
+            json!({"cmd": "act", "action": "select morgan"}).to_string(),
+            "illegal_action",
+        ),
+        (
+            json!({"cmd": "act", "action": "move E5"}).to_string(),
+            "illegal_action",
+        ),
         (
             json!({"cmd": "act", "action": "select 21st", "side": "american"}).to_string(),
             "not_your_turn",
@@ -479,14 +559,35 @@ fn every_error_in_a_game_leaves_it_unchanged() {
             json!({"cmd": "act", "action": "select 21st", "side": "french"}).to_string(),
             "unknown_side",
         ),
-        (json!({"cmd": "view", "side": "french"}).to_string(), "unknown_side"),
+        (
+            json!({"cmd": "view", "side": "french"}).to_string(),
+            "unknown_side",
+        ),
         (json!({"cmd": "undo"}).to_string(), "cannot_undo"),
-        (json!({"cmd": "undo", "side": "american"}).to_string(), "cannot_undo"),
-        (json!({"cmd": "undo", "side": "french"}).to_string(), "unknown_side"),
-        (json!({"cmd": "load", "position": bad_position}).to_string(), "bad_position"),
-        (json!({"cmd": "load", "position": {"state": {}}}).to_string(), "bad_position"),
-        (json!({"cmd": "replay", "record": bad_record}).to_string(), "bad_record"),
-        (json!({"cmd": "replay", "record": {"game": "battles"}}).to_string(), "bad_record"),
+        (
+            json!({"cmd": "undo", "side": "american"}).to_string(),
+            "cannot_undo",
+        ),
+        (
+            json!({"cmd": "undo", "side": "french"}).to_string(),
+            "unknown_side",
+        ),
+        (
+            json!({"cmd": "load", "position": bad_position}).to_string(),
+            "bad_position",
+        ),
+        (
+            json!({"cmd": "load", "position": {"state": {}}}).to_string(),
+            "bad_position",
+        ),
+        (
+            json!({"cmd": "replay", "record": bad_record}).to_string(),
+            "bad_record",
+        ),
+        (
+            json!({"cmd": "replay", "record": {"game": "battles"}}).to_string(),
+            "bad_record",
+        ),
     ];
     for (line, kind) in &cases {
         e.error_line(line, kind);
@@ -508,7 +609,10 @@ fn illegal_and_unparsable_actions_explain_themselves() {
     e.new_game("freemans-farm", 1);
     let m = e.error(json!({"cmd": "act", "action": "move E5"}), "illegal_action");
     assert!(m.contains("move E5"), "{m}");
-    let m = e.error(json!({"cmd": "act", "action": "select nobody"}), "unparsable");
+    let m = e.error(
+        json!({"cmd": "act", "action": "select nobody"}),
+        "unparsable",
+    );
     assert!(m.contains("nobody"), "{m}");
     let m = e.error(json!({"cmd": "act", "action": "march D5"}), "unparsable");
     assert!(m.contains("march"), "{m}");
@@ -554,7 +658,10 @@ fn bad_bytes_empty_lines_and_huge_lines_do_not_kill_the_engine() {
     assert_eq!(v["protocol"], 1);
     // Windows line ends are fine.
     e.write(b"{\"cmd\":\"version\"}\r\n");
-    assert_eq!(serde_json::from_str::<Value>(&e.read()).unwrap()["ok"], true);
+    assert_eq!(
+        serde_json::from_str::<Value>(&e.read()).unwrap()["ok"],
+        true
+    );
     // A line over the limit (4 MiB) is refused, not read as a request.
     let mut huge = br#"{"cmd":"act","action":""#.to_vec();
     huge.extend(std::iter::repeat_n(b'x', 4 << 20));
@@ -610,7 +717,12 @@ fn undo_walks_back_several_own_decisions_and_the_log_with_them() {
     let p1 = e.position_line();
     let s = e.ok(json!({"cmd": "act", "action": "move D5"}));
     assert_eq!(s["events"].as_array().map(|v| v.len()), Some(1), "{s}");
-    assert_eq!(e.ok(json!({"cmd": "log"}))["log"].as_array().map(|v| v.len()), Some(1));
+    assert_eq!(
+        e.ok(json!({"cmd": "log"}))["log"]
+            .as_array()
+            .map(|v| v.len()),
+        Some(1)
+    );
     e.ok(json!({"cmd": "undo"}));
     assert_eq!(e.position_line(), p1);
     assert_eq!(e.ok(json!({"cmd": "log"}))["log"], json!([]));
@@ -652,7 +764,10 @@ fn undo_is_refused_after_a_die_roll_even_when_the_same_side_goes_on() {
     let s = e.ok(json!({"cmd": "act", "action": "rally dearborn"}));
     assert_eq!(s["to_act"], "american", "{s}");
     let events = s["events"].as_array().unwrap();
-    assert!(events.iter().any(|ev| ev["chance"] == true), "a die was rolled: {s}");
+    assert!(
+        events.iter().any(|ev| ev["chance"] == true),
+        "a die was rolled: {s}"
+    );
     assert_eq!(s["can_undo"], false);
     e.error(json!({"cmd": "undo"}), "cannot_undo");
     e.finish();
@@ -714,21 +829,34 @@ fn a_whole_game_ends_with_an_outcome_and_replays_to_the_same_end() {
         let winner = outcome["winner"].as_str().expect("a winner");
         assert!(["american", "british"].contains(&winner), "{outcome}");
         for side in ["american", "british"] {
-            assert!(outcome["vp"][side].is_i64(), "{scenario}: vp for {side}: {outcome}");
+            assert!(
+                outcome["vp"][side].is_i64(),
+                "{scenario}: vp for {side}: {outcome}"
+            );
         }
         assert!(outcome["reason"].as_str().is_some_and(|r| !r.is_empty()));
         let view = e.ok(json!({"cmd": "view", "side": "american"}))["view"].clone();
-        assert_eq!(view["turn"], 12, "{scenario}: the game went the full 12 turns");
+        assert_eq!(
+            view["turn"], 12,
+            "{scenario}: the game went the full 12 turns"
+        );
         assert_eq!(view["to_act"], Value::Null);
 
         let end = e.position_line();
         let record = e.record();
-        assert_eq!(record["actions"].as_array().map(|a| a.len()), Some(decisions));
+        assert_eq!(
+            record["actions"].as_array().map(|a| a.len()),
+            Some(decisions)
+        );
         let mut fresh = Engine::start();
         let r = fresh.ok(json!({"cmd": "replay", "record": record}));
         assert_eq!(r["to_act"], Value::Null);
         assert_eq!(r["outcome"], outcome);
-        assert_eq!(fresh.position_line(), end, "{scenario}: replay reaches the same end");
+        assert_eq!(
+            fresh.position_line(),
+            end,
+            "{scenario}: replay reaches the same end"
+        );
         fresh.finish();
         e.finish();
     }
@@ -761,7 +889,9 @@ fn views_never_show_the_dice() {
     for round in 0..12 {
         let position = e.position();
         let dice = &position["state"]["dice"];
-        let key = dice["key"].as_str().expect("the position holds the dice key");
+        let key = dice["key"]
+            .as_str()
+            .expect("the position holds the dice key");
         assert_eq!(key.len(), 64);
         assert!(dice["word_pos"].is_string(), "{dice}");
         assert!(e.position_line().contains("\"dice\""));
@@ -775,7 +905,10 @@ fn views_never_show_the_dice() {
             let mut all = Vec::new();
             keys(&view, &mut all);
             for secret in ["dice", "key", "word_pos"] {
-                assert!(!all.iter().any(|k| k == secret), "{side} sees {secret}: {view}");
+                assert!(
+                    !all.iter().any(|k| k == secret),
+                    "{side} sees {secret}: {view}"
+                );
             }
             let text = view.to_string();
             for secret in ["dice", "key", "word_pos", key] {
@@ -785,7 +918,11 @@ fn views_never_show_the_dice() {
             assert_eq!(view["units"].as_array().map(|u| u.len()), Some(28));
         }
         for cmd in ["log", "text"] {
-            let line = e.send_raw(json!({"cmd": cmd, "side": "british"}).to_string().as_bytes());
+            let line = e.send_raw(
+                json!({"cmd": cmd, "side": "british"})
+                    .to_string()
+                    .as_bytes(),
+            );
             assert!(!line.contains(key), "{cmd} shows the dice key");
         }
         status = e.play(status, 25, round * 25);
@@ -810,7 +947,10 @@ fn load_of_a_position_round_trips_and_plays_on_identically() {
     let loaded = b.ok(json!({"cmd": "load", "position": position.clone()}));
     assert_eq!(b.position_line(), position_line);
     assert_eq!(loaded["legal"], s["legal"]);
-    assert_eq!(loaded["can_undo"], false, "nothing before a load can be undone");
+    assert_eq!(
+        loaded["can_undo"], false,
+        "nothing before a load can be undone"
+    );
     // A loaded game's record starts from the position, not from a seed.
     let record = b.record();
     assert!(record.get("seed").is_none(), "{record}");
@@ -849,7 +989,11 @@ fn a_hand_written_position_may_give_the_dice_as_a_seed() {
     p["state"]["dice"] = json!({"seed": 9});
     p.as_object_mut().unwrap().remove("engine");
     e.ok(json!({"cmd": "load", "position": p}));
-    assert_eq!(e.position_line(), line, "{{\"seed\": 9}} is the dice of a game of seed 9");
+    assert_eq!(
+        e.position_line(),
+        line,
+        "{{\"seed\": 9}} is the dice of a game of seed 9"
+    );
     e.finish();
 }
 
@@ -977,7 +1121,11 @@ fn malformed_positions_are_refused_naming_the_problem() {
         for w in words {
             assert!(m.contains(w), "{what}: the message should name {w:?}: {m}");
         }
-        assert_eq!(e.position_line(), line, "{what}: the game in progress changed");
+        assert_eq!(
+            e.position_line(),
+            line,
+            "{what}: the game in progress changed"
+        );
     }
     e.finish();
 }
@@ -992,10 +1140,8 @@ impl TempDir {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "muster-test-{name}-{}-{nanos}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("muster-test-{name}-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(dir.join("battles")).expect("create temp dir");
         TempDir(dir)
     }
@@ -1105,16 +1251,30 @@ fn play(args: &[&str], input: &str) -> (Output, String) {
 fn play_against_random_shows_the_board_and_numbered_actions() {
     let script = format!("{}q\n", "1\n".repeat(40));
     let (out, stdout) = play(
-        &["battles", "--scenario", "oriskany", "--vs", "random", "--seed", "3"],
+        &[
+            "battles",
+            "--scenario",
+            "oriskany",
+            "--vs",
+            "random",
+            "--seed",
+            "3",
+        ],
         &script,
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}\n{stdout}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(stdout.contains("Oriskany"), "{stdout}");
-    assert!(stdout.contains("turn 1/12"), "the board is printed: {stdout}");
+    assert!(
+        stdout.contains("turn 1/12"),
+        "the board is printed: {stdout}"
+    );
     assert!(stdout.contains("American units:"), "{stdout}");
-    assert!(stdout.contains("    1. place "), "numbered legal actions: {stdout}");
+    assert!(
+        stdout.contains("    1. place "),
+        "numbered legal actions: {stdout}"
+    );
     assert!(stdout.contains("american to act"), "{stdout}");
     // The answers were taken: the set-up went on and the British (random) set up too.
     assert!(stdout.contains("sets up at"), "{stdout}");
@@ -1125,7 +1285,15 @@ fn play_against_random_shows_the_board_and_numbered_actions() {
 fn play_hot_seat_with_undo_lines_does_not_crash() {
     let script = "u\n1\nu\nu\n1\n1\nu\nb\nnonsense\n99\nplace Z1\nu\n1\n1\n1\n1\n1\nu\nq\n";
     let (out, stdout) = play(
-        &["battles", "--scenario", "oriskany", "--vs", "human", "--seed", "3"],
+        &[
+            "battles",
+            "--scenario",
+            "oriskany",
+            "--vs",
+            "human",
+            "--seed",
+            "3",
+        ],
         script,
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -1140,7 +1308,10 @@ fn play_hot_seat_with_undo_lines_does_not_crash() {
 
 #[test]
 fn play_ends_quietly_when_input_runs_out() {
-    let (out, stdout) = play(&["battles", "--scenario", "freemans-farm", "--seed", "2"], "");
+    let (out, stdout) = play(
+        &["battles", "--scenario", "freemans-farm", "--seed", "2"],
+        "",
+    );
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("Freeman's Farm"), "{stdout}");
 }

@@ -14,7 +14,13 @@ fn attack_position(g: &Battles) -> State {
 }
 
 /// Declares an attack and commits it with the given dice.
-fn attack(g: &Battles, s: &mut State, target: &str, attackers: &[&str], rolls: &[u8]) -> Vec<Event> {
+fn attack(
+    g: &Battles,
+    s: &mut State,
+    target: &str,
+    attackers: &[&str],
+    rolls: &[u8],
+) -> Vec<Event> {
     act(g, s, &format!("attack {target}"));
     for a in attackers {
         act(g, s, &format!("add {a}"));
@@ -35,7 +41,11 @@ fn rule_6_1_attack_with_any_subset_of_adjacent_units() {
     act(&g, &mut s, "attack b1");
     let mut l = legal(&g, &s);
     l.sort();
-    assert_eq!(l, ["add a1", "add a2", "add a3"], "only adjacent units, commit needs one");
+    assert_eq!(
+        l,
+        ["add a1", "add a2", "add a3"],
+        "only adjacent units, commit needs one"
+    );
     act(&g, &mut s, "add a2");
     assert!(legal(&g, &s).contains(&"commit".to_string()));
     assert!(!legal(&g, &s).contains(&"add a2".to_string()));
@@ -52,10 +62,16 @@ fn rule_6_1_each_unit_attacks_once_and_each_defender_is_attacked_once() {
     put(&mut s, "a4", "F5"); // next to E5 only
     attack(&g, &mut s, "b1", &["a1"], &[3, 3]); // a tie: the defender wins, no loss
     let l = legal(&g, &s);
-    assert!(!l.contains(&"attack b1".to_string()), "b1 was attacked already: {l:?}");
+    assert!(
+        !l.contains(&"attack b1".to_string()),
+        "b1 was attacked already: {l:?}"
+    );
     act(&g, &mut s, "attack b2");
     let l = legal(&g, &s);
-    assert!(!l.contains(&"add a1".to_string()), "a1 attacked already: {l:?}");
+    assert!(
+        !l.contains(&"add a1".to_string()),
+        "a1 attacked already: {l:?}"
+    );
 }
 
 #[test]
@@ -126,7 +142,11 @@ fn rule_6_3_cf_differential_is_capped_at_ten_either_way() {
     put(&mut s, "a1", "D5"); // 4
     let ev = attack(&g, &mut s, "b3", &["a4", "a3", "a1"], &[1, 1]);
     let r = combat(&ev).unwrap();
-    assert_eq!((r.attack_cf, r.attack_total, r.defense_total), (15, 12, 2), "rulings B4");
+    assert_eq!(
+        (r.attack_cf, r.attack_total, r.defense_total),
+        (15, 12, 2),
+        "rulings B4"
+    );
     // The defender's total is capped the same way.
     let mut s = attack_position(&g);
     s.artillery.british = 3;
@@ -159,7 +179,11 @@ fn rule_6_3_example_five_against_three_in_woods() {
     assert_eq!(r.losses, 1);
     let b2 = &s.units[idx(&s, "b2") as usize];
     assert!(b2.reduced, "one loss flips the unit");
-    assert_eq!(b2.at, Loc::Map(h("C2")), "retreated one hex away, toward its friend");
+    assert_eq!(
+        b2.at,
+        Loc::Map(h("C2")),
+        "retreated one hex away, toward its friend"
+    );
 }
 
 #[test]
@@ -191,7 +215,13 @@ fn rule_6_5_winning_by_seven_or_more_inflicts_two_losses() {
     let ev = attack(&g, &mut s, "b2", &["a4"], &[6, 1]);
     assert_eq!(combat(&ev).unwrap().losses, 2);
     assert_eq!(at(&s, "b2"), Loc::Eliminated, "flipped, then removed");
-    assert!(ev.iter().any(|e| matches!(e, Event::Loss { eliminated: true, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Loss {
+            eliminated: true,
+            ..
+        }
+    )));
 }
 
 #[test]
@@ -282,7 +312,11 @@ fn rule_8_1_example_artillery_support_six_against_two() {
     act(&g, &mut s, "attack b3");
     act(&g, &mut s, "add a4");
     act(&g, &mut s, "commit");
-    assert_eq!(g_to_act(&g, &s), 1, "the non-active player decides on support");
+    assert_eq!(
+        g_to_act(&g, &s),
+        1,
+        "the non-active player decides on support"
+    );
     assert_eq!(legal(&g, &s), ["support", "no-support"]);
     s.dice = dice_rolling(&[3, 4]);
     let ev = act(&g, &mut s, "support");
@@ -313,7 +347,10 @@ fn rule_8_one_artillery_point_per_turn() {
     act(&g, &mut s, "attack b2");
     act(&g, &mut s, "add a3");
     let ev = act(&g, &mut s, "commit");
-    assert!(combat(&ev).is_some(), "no artillery window after the point was spent");
+    assert!(
+        combat(&ev).is_some(),
+        "no artillery window after the point was spent"
+    );
 }
 
 #[test]
@@ -324,13 +361,22 @@ fn rule_9_2_charge_adds_two_and_is_declared_before_artillery() {
     put(&mut s, "b2", "C5");
     put(&mut s, "a1", "C6");
     act(&g, &mut s, "attack b2");
-    assert!(!legal(&g, &s).iter().any(|a| a.starts_with("charge")), "charge needs an attacker");
+    assert!(
+        !legal(&g, &s).iter().any(|a| a.starts_with("charge")),
+        "charge needs an attacker"
+    );
     act(&g, &mut s, "add a1");
     act(&g, &mut s, "charge a1");
     assert_eq!(s.leadership.american, 2);
-    assert!(!legal(&g, &s).iter().any(|a| a.starts_with("charge")), "one point a turn");
+    assert!(
+        !legal(&g, &s).iter().any(|a| a.starts_with("charge")),
+        "one point a turn"
+    );
     act(&g, &mut s, "commit");
-    assert!(matches!(s.phase, Phase::Support { .. }), "artillery comes after the charge");
+    assert!(
+        matches!(s.phase, Phase::Support { .. }),
+        "artillery comes after the charge"
+    );
     s.dice = dice_rolling(&[1, 1]);
     let ev = act(&g, &mut s, "no-support");
     let r = combat(&ev).unwrap();

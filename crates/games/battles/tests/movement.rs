@@ -15,8 +15,14 @@ fn rule_5_1_clear_hexes_cost_one_mp_each() {
     put(&mut s, "a2", "A2"); // 3 MP in clear ground, far from roads
     select(&g, &mut s, "a2");
     let d = destinations(&g, &s);
-    assert!(d.contains(&"D2".to_string()), "three clear hexes east: {d:?}");
-    assert!(!d.contains(&"E2".to_string()), "four hexes is beyond 3 MP: {d:?}");
+    assert!(
+        d.contains(&"D2".to_string()),
+        "three clear hexes east: {d:?}"
+    );
+    assert!(
+        !d.contains(&"E2".to_string()),
+        "four hexes is beyond 3 MP: {d:?}"
+    );
 }
 
 #[test]
@@ -26,7 +32,10 @@ fn rule_5_1_woods_and_hills_cost_one_more() {
     put(&mut s, "a2", "B3"); // next to woods C3
     select(&g, &mut s, "a2");
     let events = act(&g, &mut s, "move C3");
-    assert!(matches!(events[0], muster_battles::Event::Moved { halves: 4, .. }), "{events:?}");
+    assert!(
+        matches!(events[0], muster_battles::Event::Moved { halves: 4, .. }),
+        "{events:?}"
+    );
     let mut s = blank(&g);
     put(&mut s, "a2", "D4");
     select(&g, &mut s, "a2");
@@ -41,12 +50,18 @@ fn rule_5_1_river_crossing_costs_one_more_and_a_bridge_negates_it() {
     put(&mut s, "a2", "D1");
     select(&g, &mut s, "a2");
     let ev = act(&g, &mut s, "move E1"); // across the river: 1 + 1
-    assert!(matches!(ev[0], muster_battles::Event::Moved { halves: 4, .. }), "{ev:?}");
+    assert!(
+        matches!(ev[0], muster_battles::Event::Moved { halves: 4, .. }),
+        "{ev:?}"
+    );
     let mut s = blank(&g);
     put(&mut s, "a2", "D2");
     select(&g, &mut s, "a2");
     let ev = act(&g, &mut s, "move E2"); // the bridge D2|E2
-    assert!(matches!(ev[0], muster_battles::Event::Moved { halves: 2, .. }), "{ev:?}");
+    assert!(
+        matches!(ev[0], muster_battles::Event::Moved { halves: 2, .. }),
+        "{ev:?}"
+    );
 }
 
 #[test]
@@ -56,8 +71,14 @@ fn rule_5_1_example_three_mp_unit_moves_six_road_hexes() {
     put(&mut s, "a2", "A6");
     select(&g, &mut s, "a2");
     let d = destinations(&g, &s);
-    assert!(d.contains(&"G6".to_string()), "six road hexes for 3 MP: {d:?}");
-    assert!(!d.contains(&"H6".to_string()), "a seventh road hex is beyond 3 MP: {d:?}");
+    assert!(
+        d.contains(&"G6".to_string()),
+        "six road hexes for 3 MP: {d:?}"
+    );
+    assert!(
+        !d.contains(&"H6".to_string()),
+        "a seventh road hex is beyond 3 MP: {d:?}"
+    );
 }
 
 #[test]
@@ -70,11 +91,17 @@ fn rule_5_1_example_woods_to_road_to_clear_costs_four() {
     select(&g, &mut s, "a1");
     assert!(destinations(&g, &s).contains(&"E8".to_string()));
     let ev = act(&g, &mut s, "move E8");
-    assert!(matches!(ev[0], muster_battles::Event::Moved { halves: 8, .. }), "{ev:?}");
+    assert!(
+        matches!(ev[0], muster_battles::Event::Moved { halves: 8, .. }),
+        "{ev:?}"
+    );
     let mut s = blank(&g);
     put(&mut s, "a1", "A8");
     select(&g, &mut s, "a1");
-    assert!(!destinations(&g, &s).contains(&"F8".to_string()), "one more hex would cost 5 MP");
+    assert!(
+        !destinations(&g, &s).contains(&"F8".to_string()),
+        "one more hex would cost 5 MP"
+    );
 }
 
 #[test]
@@ -86,7 +113,10 @@ fn rule_5_1_entering_a_hex_next_to_an_enemy_costs_one_more() {
     select(&g, &mut s, "a2");
     // B7 is clear and not next to D7; C7 is next to D7: 1 + 1 + 1 = 3 MP.
     let ev = act(&g, &mut s, "move C7");
-    assert!(matches!(ev[0], muster_battles::Event::Moved { halves: 6, .. }), "{ev:?}");
+    assert!(
+        matches!(ev[0], muster_battles::Event::Moved { halves: 6, .. }),
+        "{ev:?}"
+    );
 }
 
 #[test]
@@ -111,11 +141,17 @@ fn rule_5_2_may_not_move_from_next_to_an_enemy_straight_to_next_to_one() {
     put(&mut s, "b1", "C4");
     select(&g, &mut s, "a1");
     let d = destinations(&g, &s);
-    assert!(d.contains(&"C6".to_string()), "moving away is allowed: {d:?}");
+    assert!(
+        d.contains(&"C6".to_string()),
+        "moving away is allowed: {d:?}"
+    );
     // B4 is next to both C5 and the enemy at C4: not in one step (2 MP), only by stepping
     // away to B5 first (1 MP) and then in (2 MP).
     let ev = act(&g, &mut s, "move B4");
-    assert!(matches!(ev[0], muster_battles::Event::Moved { halves: 6, .. }), "{ev:?}");
+    assert!(
+        matches!(ev[0], muster_battles::Event::Moved { halves: 6, .. }),
+        "{ev:?}"
+    );
 }
 
 #[test]
@@ -136,7 +172,10 @@ fn rule_5_move_through_friends_but_not_end_on_them_nor_pass_enemies() {
     select(&g, &mut s, "a2");
     let d = destinations(&g, &s);
     assert!(!d.contains(&"B7".to_string()), "cannot end on a friend");
-    assert!(d.contains(&"C7".to_string()), "may pass through a friend: {d:?}");
+    assert!(
+        d.contains(&"C7".to_string()),
+        "may pass through a friend: {d:?}"
+    );
     assert_eq!(
         try_act(&g, &mut s, "move B7").unwrap_err().kind,
         muster_core::IllegalKind::NotLegal
@@ -150,7 +189,10 @@ fn rule_5_units_move_once_per_turn_one_at_a_time() {
     put(&mut s, "a1", "A2");
     put(&mut s, "a2", "A3");
     select(&g, &mut s, "a1");
-    assert!(!legal(&g, &s).iter().any(|a| a.starts_with("select")), "one unit at a time");
+    assert!(
+        !legal(&g, &s).iter().any(|a| a.starts_with("select")),
+        "one unit at a time"
+    );
     act(&g, &mut s, "move B2");
     let l = legal(&g, &s);
     assert!(!l.contains(&"select a1".to_string()), "a1 has moved: {l:?}");
@@ -167,10 +209,16 @@ fn rule_9_1_force_march_adds_two_mp_once_per_turn() {
     assert!(!destinations(&g, &s).contains(&"F7".to_string()));
     act(&g, &mut s, "force-march");
     assert_eq!(s.leadership.american, 2);
-    assert!(destinations(&g, &s).contains(&"F7".to_string()), "5 MP reach F7");
+    assert!(
+        destinations(&g, &s).contains(&"F7".to_string()),
+        "5 MP reach F7"
+    );
     act(&g, &mut s, "move F7");
     select(&g, &mut s, "a3");
-    assert!(!legal(&g, &s).contains(&"force-march".to_string()), "one Leadership point a turn");
+    assert!(
+        !legal(&g, &s).contains(&"force-march".to_string()),
+        "one Leadership point a turn"
+    );
 }
 
 #[test]

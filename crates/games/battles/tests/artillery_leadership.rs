@@ -1,0 +1,185 @@
+//! §8.2 artillery fire at a unit, §9.3 rally, and the one-point-a-turn limits of §8 and §9.
+
+mod common;
+use common::*;
+use muster_battles::state::{Loc, Phase};
+use muster_battles::{Battles, Event, State};
+use muster_core::Game;
+
+/// The Americans have just ended movement; the British hold artillery.
+fn after_movement(g: &Battles) -> State {
+    let mut s = blank(g);
+    s.phase = Phase::Movement {
+        selected: None,
+        force_march: false,
+    };
+    let _ = g;
+    s
+}
+
+#[test]
+fn rule_8_2_fire_window_after_movement_for_the_non_active_player() {
+    let g = game();
+    let mut s = after_movement(&g);
+    put(&mut s, "a1", "C5");
+    put(&mut s, "b1", "C2"); // 3 hexes away
+    act(&g, &mut s, "end-movement");
+    assert_eq!(s.phase, Phase::ArtilleryFire);
+    assert_eq!(
+        g.to_act(&s),
+        Some(1),
+        "the British fire during the American turn"
+    );
+    assert_eq!(legal(&g, &s), ["fire a1", "no-fire"]);
+}
+
+#[test]
+fn rule_8_2_targets_must_be_within_three_hexes_of_friendly_infantry() {
+    let g = game();
+    let mut s = after_movement(&g);
+    put(&mut s, "a1", "C6");
+    put(&mut s, "b1", "C2"); // 4 hexes away
+    act(&g, &mut s, "end-movement");
+    assert_ne!(s.phase, Phase::ArtilleryFire, "nothing in range: no window");
+}
+
+#[test]
+fn rule_8_2_example_a_five_makes_the_target_retreat() {
+    // A unit 3 hexes from the firing side's infantry, in the open; a roll of 5 makes it
+    // retreat one hex without a loss.
+    let g = game();
+    let mut s = after_movement(&g);
+    put(&mut s, "a1", "C5");
+    put(&mut s, "b1", "C2");
+    act(&g, &mut s, "end-movement");
+    s.dice = dice_rolling(&[5]);
+    let ev = act(&g, &mut s, "fire a1");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::ArtilleryFire {
+            roll: 5,
+            terrain: false,
+            result: muster_battles::action::Bombardment::Retreat,
+            ..
+        }
+    )));
+    if matches!(s.phase, Phase::ArtilleryRetreat { .. }) {
+        assert_eq!(g.to_act(&s), Some(0), "the target's owner picks the hex");
+        let l = legal(&g, &s);
+        act(&g, &mut s, &l[0]);
+    }
+    let a1 = &s.units[idx(&s, "a1") as usize];
+    assert!(!a1.reduced);
+    let Loc::Map(hex) = a1.at else { panic!() };
+    assert_ne!(hex, h("C5"));
+    assert!(
+        g.scenario(&s).map.distance(hex, h("C2")) > 3,
+        "retreated away from the guns' infantry"
+    );
+    assert_eq!(s.artillery.british, 2);
+}
+
+#[test]
+fn rule_8_2_chart_six_reduces_and_terrain_takes_one_off() {
+    let g = game();
+    // In the open, a 6 reduces and retreats.
+    let mut s = after_movement(&g);
+    put(&mut s, "a1", "C5");
+    put(&mut s, "b1", "C2");
+    act(&g, &mut s, "end-movement");
+    s.dice = dice_rolling(&[6]);
+    act(&g, &mut s, "fire a1");
+    assert!(s.units[idx(&s, "a1") as usize].reduced);
+    // In woods, a 6 counts as 5: retreat only; a 4 counts as 3: no effect.
+    for (roll, retreats) in [(6u8, true), (4, false)] {
+        let mut s = after_movement(&g);
+        put(&mut s, "a1", "C3"); // woods
+        put(&mut s, "b1", "C1");
+        act(&g, &mut s, "end-movement");
+        s.dice = dice_rolling(&[roll]);
+        let ev = act(&g, &mut s, "fire a1");
+        assert!(
+            ev.iter()
+                .any(|e| matches!(e, Event::ArtilleryFire { terrain: true, .. }))
+        );
+        assert!(!s.units[idx(&s, "a1") as usize].reduced, "roll {roll}");
+        let moved = s.units[idx(&s, "a1") as usize].at != Loc::Map(h("C3"))
+            || matches!(s.phase, Phase::ArtilleryRetreat { .. });
+        assert_eq!(moved, retreats, "roll {roll}");
+    }
+}
+
+#[test]
+fn rule_8_artillery_is_for_freemans_farm_only() {
+    let g = game();
+    let s = g.new_game("oriskany", &Default::default(), 1).unwrap();
+    assert_eq!((s.artillery.american, s.artillery.british), (0, 0));
+    assert!(!g.scenario(&s).artillery_rules);
+}
+
+#[test]
+fn rule_9_3_rally_on_four_to_six_and_the_rallied_unit_may_not_move() {
+    let g = game();
+    let mut s = blank(&g);
+    put(&mut s, "a1", "A1");
+    reduce(&mut s, "a1");
+    put(&mut s, "b1", "H8");
+    // Begin the American turn: the rally step is offered.
+    s.active = muster_battles::state::SideId(1);
+    s.phase = Phase::Movement {
+        selected: None,
+        force_march: false,
+    };
+    s.artillery.american = 0;
+    act(&g, &mut s, "end-movement"); // British turn 2 ends; American turn 3 begins
+    assert_eq!(s.phase, Phase::Rally);
+    assert_eq!(legal(&g, &s), ["rally a1", "no-rally"]);
+    s.dice = dice_rolling(&[4]);
+    act(&g, &mut s, "rally a1");
+    assert!(!s.units[idx(&s, "a1") as usize].reduced);
+    assert_eq!(s.leadership.american, 2);
+    assert!(
+        !legal(&g, &s).contains(&"select a1".to_string()),
+        "a rallied unit may not move"
+    );
+}
+
+#[test]
+fn rule_9_3_a_failed_rally_still_spends_the_point() {
+    let g = game();
+    let mut s = blank(&g);
+    put(&mut s, "a1", "A1");
+    reduce(&mut s, "a1");
+    s.phase = Phase::Rally;
+    s.dice = dice_rolling(&[3]);
+    act(&g, &mut s, "rally a1");
+    assert!(s.units[idx(&s, "a1") as usize].reduced);
+    assert_eq!(s.leadership.american, 2);
+    assert!(s.leader_used);
+    assert!(
+        legal(&g, &s).contains(&"select a1".to_string()),
+        "not rallied, so it may move"
+    );
+}
+
+#[test]
+fn rule_9_3_no_rally_next_to_an_enemy() {
+    let g = game();
+    let mut s = blank(&g);
+    put(&mut s, "a1", "C5");
+    reduce(&mut s, "a1");
+    put(&mut s, "b1", "C4");
+    s.active = muster_battles::state::SideId(1);
+    s.artillery.american = 0;
+    s.phase = Phase::Movement {
+        selected: None,
+        force_march: false,
+    };
+    act(&g, &mut s, "end-movement");
+    // The British can attack a1: end that, then the American turn starts without a rally.
+    if s.phase == Phase::Attacks {
+        act(&g, &mut s, "end-attacks");
+    }
+    assert_eq!(s.active.0, 0);
+    assert_ne!(s.phase, Phase::Rally);
+}
