@@ -39,6 +39,12 @@ impl Key {
         })
     }
 
+    /// Is this key the text `s`?
+    #[inline]
+    pub fn is(&self, s: &str) -> bool {
+        &self.bytes[..self.len as usize] == s.as_bytes()
+    }
+
     /// The key as text.
     pub fn as_str(&self) -> &str {
         // Only ASCII is ever stored (checked in `new`).

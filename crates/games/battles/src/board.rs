@@ -22,11 +22,6 @@ impl Board {
     }
 
     #[inline]
-    pub fn at(&self, h: Hex) -> Option<u8> {
-        self.at_slot(h.slot())
-    }
-
-    #[inline]
     pub fn at_slot(&self, slot: usize) -> Option<u8> {
         match self.occ[slot] {
             0 => None,

@@ -127,7 +127,7 @@ impl Battles {
     pub fn scenario(&self, s: &State) -> &Scenario {
         self.scenarios
             .iter()
-            .find(|sc| sc.id == s.scenario.as_str())
+            .find(|sc| s.scenario.is(&sc.id))
             .unwrap_or(&self.scenarios[0])
     }
 }

@@ -7,10 +7,11 @@ use crate::action::{Action, Event};
 use crate::board::{Board, adjacent_to, mp, side_of};
 use crate::data::Scenario;
 use crate::leadership;
-use crate::map::{BRIDGE, NO_HEX, RIVER, ROAD};
+use crate::map::{BRIDGE, NO_HEX, RIVER, ROAD, Terrain};
 use crate::sequence::{self, Actions};
 use crate::state::{Loc, Phase, State};
 use arrayvec::ArrayVec;
+use muster_core::game::IllegalAction;
 use muster_core::hex::{Hex, SLOTS};
 
 /// Not reachable.
@@ -53,7 +54,22 @@ pub fn reach(sc: &Scenario, s: &State, board: &Board, u: u8, budget: u8) -> [u8;
         return cost;
     };
     let side = side_of(sc, u);
-    let near_enemy = adjacent_to(sc, s, 1 - side);
+    // One pass over the units: which hexes hold an enemy, and which are next to one.
+    let mut enemy_at = [false; SLOTS];
+    let mut near_enemy = [false; SLOTS];
+    for (i, x) in s.units.iter().enumerate() {
+        if let Loc::Map(h) = x.at
+            && sc.units[i].side != side
+        {
+            enemy_at[h.slot()] = true;
+            for &n in sc.map.neighbors_of(h.slot()) {
+                if n != NO_HEX {
+                    near_enemy[n as usize] = true;
+                }
+            }
+        }
+    }
+    let _ = board;
     let start_slot = start.slot();
     let start_adjacent = near_enemy[start_slot];
     let map = &sc.map;
@@ -76,12 +92,11 @@ pub fn reach(sc: &Scenario, s: &State, board: &Board, u: u8, budget: u8) -> [u8;
                     continue;
                 }
                 let y = y as usize;
-                if !map.passable(Hex::from_slot(y)) {
-                    continue; // swamp (§7)
+                let terrain = map.terrain_at(y);
+                if terrain == Terrain::Swamp {
+                    continue; // swamp (§7); off-map hexes are never neighbours
                 }
-                if let Some(o) = board.at_slot(y)
-                    && side_of(sc, o) != side
-                {
+                if enemy_at[y] {
                     continue; // never through an enemy (§5)
                 }
                 if x == start_slot && start_adjacent && near_enemy[y] {
@@ -92,7 +107,7 @@ pub fn reach(sc: &Scenario, s: &State, board: &Board, u: u8, budget: u8) -> [u8;
                     1
                 } else {
                     let mut st = 2;
-                    if map.terrain_at(y).costs_extra() {
+                    if terrain.costs_extra() {
                         st += 2;
                     }
                     if flags & RIVER != 0 && flags & BRIDGE == 0 {
@@ -143,6 +158,17 @@ fn movable(sc: &Scenario, s: &State, u: u8) -> bool {
     side_of(sc, u) == s.active.0 && unit.hex().is_some() && !unit.moved && !unit.rallied
 }
 
+/// Is `a` (not a move) legal for the selected unit? The same tests as [`legal`], without
+/// computing the unit's reach.
+pub fn selected_allows(sc: &Scenario, s: &State, u: u8, force_march: bool, a: Action) -> bool {
+    match a {
+        Action::Hold => true,
+        Action::ForceMarch => !force_march && leadership::point_available(s),
+        Action::Exit => can_exit(sc, s, &Board::new(s), u, force_march),
+        _ => false,
+    }
+}
+
 pub fn legal(sc: &Scenario, s: &State, out: &mut Actions) {
     let Phase::Movement {
         selected,
@@ -179,12 +205,47 @@ pub fn legal(sc: &Scenario, s: &State, out: &mut Actions) {
     }
 }
 
+/// Moves the selected unit to `to` if it can reach that empty hex (§5); refuses otherwise.
+pub fn apply_move(
+    sc: &Scenario,
+    s: &mut State,
+    u: u8,
+    force_march: bool,
+    to: Hex,
+    ev: &mut Vec<Event>,
+) -> Result<(), IllegalAction> {
+    let board = Board::new(s);
+    let cost = reach(sc, s, &board, u, budget(sc, s, u, force_march));
+    let slot = to.slot();
+    let from = s.units[u as usize].hex();
+    if !sc.map.grid.contains(to)
+        || cost[slot] == UNREACHABLE
+        || Some(to) == from
+        || board.at_slot(slot).is_some()
+    {
+        return Err(IllegalAction::not_legal(format!(
+            "move {to} is not legal now: {} cannot reach {to} or it is occupied",
+            sc.units[u as usize].name
+        )));
+    }
+    let unit = &mut s.units[u as usize];
+    unit.at = Loc::Map(to);
+    unit.moved = true;
+    ev.push(Event::Moved {
+        unit: u,
+        from: from.unwrap_or(to),
+        to,
+        halves: cost[slot],
+    });
+    s.phase = Phase::Movement {
+        selected: None,
+        force_march: false,
+    };
+    Ok(())
+}
+
 pub fn apply(sc: &Scenario, s: &mut State, a: Action, ev: &mut Vec<Event>) {
-    let Phase::Movement {
-        selected,
-        force_march,
-    } = s.phase
-    else {
+    let Phase::Movement { selected, .. } = s.phase else {
         return;
     };
     let done = |s: &mut State| {
@@ -208,21 +269,6 @@ pub fn apply(sc: &Scenario, s: &mut State, a: Action, ev: &mut Vec<Event>) {
                 force_march: true,
             };
             ev.push(Event::ForceMarch { unit: u });
-        }
-        (Action::MoveTo(to), Some(u)) => {
-            let board = Board::new(s);
-            let cost = reach(sc, s, &board, u, budget(sc, s, u, force_march));
-            let unit = &mut s.units[u as usize];
-            let from = unit.hex().unwrap_or(to);
-            unit.at = Loc::Map(to);
-            unit.moved = true;
-            ev.push(Event::Moved {
-                unit: u,
-                from,
-                to,
-                halves: cost[to.slot()],
-            });
-            done(s);
         }
         (Action::Exit, Some(u)) => {
             let unit = &mut s.units[u as usize];

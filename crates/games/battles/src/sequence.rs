@@ -78,9 +78,35 @@ pub fn apply(
     a: Action,
     ev: &mut Vec<Event>,
 ) -> Result<(), IllegalAction> {
-    let mut buf = Actions::new();
-    legal(sc, s, &mut buf);
-    if !buf.contains(&a) {
+    // A move is checked against the one reach computation that also prices it; every other
+    // decision against the legal list itself, so that the two can never disagree.
+    let allowed = match (&s.phase, a) {
+        (
+            Phase::Movement {
+                selected: Some(u),
+                force_march,
+            },
+            Action::MoveTo(to),
+        ) => {
+            let (u, force_march) = (*u, *force_march);
+            movement::apply_move(sc, s, u, force_march, to, ev)?;
+            victory::check_instant(sc, s, ev);
+            return Ok(());
+        }
+        (
+            Phase::Movement {
+                selected: Some(u),
+                force_march,
+            },
+            _,
+        ) => movement::selected_allows(sc, s, *u, *force_march, a),
+        _ => {
+            let mut buf = Actions::new();
+            legal(sc, s, &mut buf);
+            buf.contains(&a)
+        }
+    };
+    if !allowed {
         return Err(IllegalAction::not_legal(format!(
             "{} is not legal now: {}",
             crate::notation::notation(s, a),

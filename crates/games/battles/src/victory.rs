@@ -3,7 +3,6 @@
 //! goal; otherwise most VP at the end, ties to the Americans (§11, §12).
 
 use crate::action::Event;
-use crate::board::Board;
 use crate::data::{AMERICAN, Scenario, StarSide};
 use crate::state::{EndReason, Ended, Loc, PerSide, Phase, SideId, State};
 
@@ -24,10 +23,11 @@ pub fn vp(sc: &Scenario, s: &State) -> PerSide {
             _ => {}
         }
     }
-    let board = Board::new(s);
-    for &(h, star) in &sc.stars {
-        if let Some(o) = board.at(h) {
-            let owner = sc.units[o as usize].side;
+    for (i, u) in s.units.iter().enumerate() {
+        if let Loc::Map(h) = u.at
+            && let Some(&(_, star)) = sc.stars.iter().find(|(x, _)| *x == h)
+        {
+            let owner = sc.units[i].side;
             // Occupying a star of the other colour scores nothing (§10).
             if star == StarSide::Both || star == StarSide::Side(owner) {
                 vp[owner as usize] += 1;
