@@ -13,8 +13,8 @@ pub const MAX_LINE: usize = 4 << 20;
 #[derive(Deserialize)]
 #[serde(tag = "cmd", rename_all = "snake_case", deny_unknown_fields)]
 enum Request {
-    Version,
-    Games,
+    Version {},
+    Games {},
     New {
         game: String,
         scenario: String,
@@ -38,7 +38,7 @@ enum Request {
         #[serde(default)]
         side: Option<String>,
     },
-    Legal,
+    Legal {},
     View {
         #[serde(default)]
         side: Option<String>,
@@ -51,9 +51,9 @@ enum Request {
         #[serde(default)]
         side: Option<String>,
     },
-    Position,
-    Record,
-    Outcome,
+    Position {},
+    Record {},
+    Outcome {},
 }
 
 /// An engine session: the registry and at most one game in progress.
@@ -72,6 +72,11 @@ impl Engine {
             registry,
             game: None,
         }
+    }
+
+    /// An error answer line.
+    pub fn error_answer(kind: ErrorKind, message: &str) -> String {
+        error_line(&Error::new(kind, message))
     }
 
     /// Answers one request line. Never panics on input; on error the game is unchanged.
@@ -129,10 +134,10 @@ impl Engine {
 
     fn run(&mut self, request: Request) -> Result<Value, Error> {
         match request {
-            Request::Version => Ok(json!({
+            Request::Version {} => Ok(json!({
                 "ok": true, "protocol": PROTOCOL_VERSION, "engine": muster_core::ENGINE_VERSION,
             })),
-            Request::Games => Ok(json!({
+            Request::Games {} => Ok(json!({
                 "ok": true, "protocol": PROTOCOL_VERSION, "games": self.registry.games(),
             })),
             Request::New {
@@ -162,7 +167,7 @@ impl Engine {
                 self.current_mut()?.undo(side.as_deref())?;
                 self.status(Vec::new())
             }
-            Request::Legal => self.status(Vec::new()),
+            Request::Legal {} => self.status(Vec::new()),
             Request::View { side } => {
                 Ok(json!({"ok": true, "view": self.current()?.view(side.as_deref())?}))
             }
@@ -172,9 +177,11 @@ impl Engine {
             Request::Text { side } => {
                 Ok(json!({"ok": true, "text": self.current()?.render_text(side.as_deref())?}))
             }
-            Request::Position => Ok(json!({"ok": true, "position": self.current()?.position()})),
-            Request::Record => Ok(json!({"ok": true, "record": self.current()?.record()})),
-            Request::Outcome => Ok(json!({"ok": true, "outcome": outcome_json(self.current()?)})),
+            Request::Position {} => Ok(json!({"ok": true, "position": self.current()?.position()})),
+            Request::Record {} => Ok(json!({"ok": true, "record": self.current()?.record()})),
+            Request::Outcome {} => {
+                Ok(json!({"ok": true, "outcome": outcome_json(self.current()?)}))
+            }
         }
     }
 

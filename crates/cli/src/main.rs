@@ -3,9 +3,18 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use muster_cli::engine::{Engine, outcome_json};
 use muster_core::{Dice, Match, Options, Record};
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// Prints a line; a closed pipe ends the program quietly instead of panicking.
+macro_rules! say {
+    ($($t:tt)*) => {
+        if writeln!(std::io::stdout(), $($t)*).is_err() {
+            std::process::exit(0)
+        }
+    };
+}
 
 #[derive(Parser)]
 #[command(
@@ -93,25 +102,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Engine => {
-            let mut engine = Engine::new(registry);
-            let stdin = std::io::stdin();
-            let mut out = std::io::stdout().lock();
-            for line in stdin.lock().lines() {
-                let Ok(line) = line else {
-                    // Not UTF-8: answer and go on.
-                    let _ = writeln!(out, "{}", engine.handle("\u{0}"));
-                    continue;
-                };
-                if line.trim().is_empty() {
-                    continue;
-                }
-                if writeln!(out, "{}", engine.handle(&line))
-                    .and_then(|_| out.flush())
-                    .is_err()
-                {
-                    break;
-                }
-            }
+            run_engine(Engine::new(registry));
             ExitCode::SUCCESS
         }
         Command::Games => {
@@ -141,6 +132,12 @@ fn main() -> ExitCode {
                     g.id,
                     g.scenarios.len()
                 );
+                for s in &g.scenarios {
+                    println!("  {} (from {})", s.id, s.source);
+                    if !s.reconstructed.is_empty() {
+                        println!("    reconstructed: {}", s.reconstructed.join(", "));
+                    }
+                }
             }
             ExitCode::SUCCESS
         }
@@ -244,12 +241,12 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
     loop {
         let log = game.log(Some(&me)).map_err(|e| e.message)?;
         for e in &log[shown.min(log.len())..] {
-            println!("  [§{}] {}", e.section, e.text);
+            say!("  [§{}] {}", e.section, e.text);
         }
         shown = log.len();
         if game.outcome().is_some() {
-            println!("{}", game.render_text(Some(&me)).map_err(|e| e.message)?);
-            println!(
+            say!("{}", game.render_text(Some(&me)).map_err(|e| e.message)?);
+            say!(
                 "Game over: {}",
                 outcome_json(game.as_ref())["reason"].as_str().unwrap_or("")
             );
@@ -269,23 +266,23 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
             continue;
         }
         if show_board {
-            println!(
+            say!(
                 "\n{}",
                 game.render_text(Some(&to_act)).map_err(|e| e.message)?
             );
             show_board = false;
         }
         let prompt = game.prompt();
-        println!("{} to act — §{}: {}", to_act, prompt.section, prompt.text);
+        say!("{} to act — §{}: {}", to_act, prompt.section, prompt.text);
         let legal = game.legal();
         for (i, l) in legal.iter().enumerate() {
-            println!("  {:>3}. {:<22} {}", i + 1, l.action, l.label);
+            say!("  {:>3}. {:<22} {}", i + 1, l.action, l.label);
         }
-        println!(
-            "Enter a number or an action; u = undo, b = board, s FILE = save record, q = quit."
-        );
-        print!("> ");
-        let _ = std::io::stdout().flush();
+        say!("Enter a number or an action; u = undo, b = board, s FILE = save record, q = quit.");
+        let mut stdout = std::io::stdout();
+        if write!(stdout, "> ").and_then(|_| stdout.flush()).is_err() {
+            return Ok(());
+        }
         let Some(Ok(input)) = lines.next() else {
             return Ok(());
         };
@@ -303,8 +300,8 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
                 let record =
                     serde_json::to_string_pretty(&game.record()).map_err(|e| e.to_string())?;
                 match std::fs::write(path, record) {
-                    Ok(()) => println!("Record saved to {path}."),
-                    Err(e) => println!("Could not save: {e}"),
+                    Ok(()) => say!("Record saved to {path}."),
+                    Err(e) => say!("Could not save: {e}"),
                 }
                 continue;
             }
@@ -313,7 +310,7 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
                     game.act(Some(&to_act), &legal[n - 1].action)
                 }
                 Ok(_) => {
-                    println!("Choose 1 to {}.", legal.len());
+                    say!("Choose 1 to {}.", legal.len());
                     continue;
                 }
                 Err(_) => game.act(Some(&to_act), input),
@@ -324,7 +321,7 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
                 save(&args, game.as_ref())?;
                 show_board = true;
             }
-            Err(e) => println!(
+            Err(e) => say!(
                 "Refused ({}): {}",
                 serde_json::to_value(e.kind).unwrap_or_default(),
                 e.message
@@ -339,4 +336,55 @@ fn save(args: &PlayArgs, game: &dyn Match) -> Result<(), String> {
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// The engine protocol over stdin and stdout. Lines are read as bytes with a bounded length,
+/// so an overlong or non-UTF-8 line gets an error answer and the session goes on.
+fn run_engine(mut engine: Engine) {
+    use muster_cli::engine::MAX_LINE;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut out = std::io::stdout().lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match (&mut input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let answer = if buf.len() > MAX_LINE && !buf.ends_with(b"\n") {
+            // Skip the rest of the overlong line.
+            let mut rest = Vec::new();
+            loop {
+                rest.clear();
+                match (&mut input).take(1 << 16).read_until(b'\n', &mut rest) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if rest.ends_with(b"\n") => break,
+                    Ok(_) => {}
+                }
+            }
+            Engine::error_answer(
+                muster_core::ErrorKind::BadRequest,
+                &format!("request longer than {MAX_LINE} bytes"),
+            )
+        } else {
+            while buf.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+                buf.pop();
+            }
+            match std::str::from_utf8(&buf) {
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => engine.handle(line),
+                Err(_) => Engine::error_answer(
+                    muster_core::ErrorKind::BadRequest,
+                    "the line is not UTF-8",
+                ),
+            }
+        };
+        if writeln!(out, "{answer}").and_then(|_| out.flush()).is_err() {
+            return;
+        }
+    }
 }

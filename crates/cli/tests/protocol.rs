@@ -651,6 +651,13 @@ fn bad_bytes_empty_lines_and_huge_lines_do_not_kill_the_engine() {
         .expect("the answer to a non-UTF-8 line is JSON");
     assert_eq!(answer["ok"], false);
     assert_eq!(answer["error"]["kind"], "bad_request");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("UTF-8"),
+        "{answer}"
+    );
     assert_eq!(e.position_line(), position);
     // Empty and blank lines get no answer at all: the next answer is the version's.
     e.write(b"\n\n   \n\t\n");
@@ -1185,6 +1192,30 @@ fn check_data_accepts_an_unbroken_copy() {
     let (ok, out) = check_oriskany("good", &oriskany_toml());
     assert!(ok, "{out}");
     assert!(out.contains("battles"), "{out}");
+    // It says which file each scenario came from and what is reconstructed.
+    assert!(out.contains("battles/oriskany.toml"), "{out}");
+    assert!(out.contains("built-in freemans-farm.toml"), "{out}");
+    assert!(
+        out.contains("reconstructed: ") && out.contains("map"),
+        "{out}"
+    );
+}
+
+#[test]
+fn data_folder_that_does_not_exist_is_an_error() {
+    let out = check_data(Path::new("/nonexistent/muster-data"));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no such data folder"));
+}
+
+#[test]
+fn commands_without_fields_refuse_unknown_fields() {
+    let mut e = Engine::start();
+    e.new_game("oriskany", 1);
+    for cmd in ["version", "games", "legal", "position", "record", "outcome"] {
+        e.error(json!({"cmd": cmd, "side": "x"}), "bad_request");
+    }
+    e.finish();
 }
 
 #[test]

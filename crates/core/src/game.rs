@@ -88,6 +88,10 @@ pub struct ScenarioInfo {
     pub id: String,
     pub name: String,
     pub description: String,
+    /// Where its data came from (a built-in file or a path given with `--data`).
+    pub source: String,
+    /// Data items marked reconstructed (not printed in the rulebook), e.g. `map`.
+    pub reconstructed: Vec<String>,
 }
 
 /// One game option, with its possible values.

@@ -19,6 +19,7 @@ pub struct Record {
     pub format: String,
     pub version: u32,
     /// The engine that wrote it (informative; replay does not require the same one).
+    #[serde(default)]
     pub engine: String,
     pub game: String,
     pub scenario: String,

@@ -102,8 +102,15 @@ impl<G: Game> Session<G> {
                 game.info().id
             )));
         }
-        let mut state: G::State = serde_path_to_error::deserialize(&pos.state)
-            .map_err(|e| bad(format!("state.{}: {}", e.path(), e.inner())))?;
+        let mut state: G::State = serde_path_to_error::deserialize(&pos.state).map_err(|e| {
+            let path = e.path().to_string();
+            let at = if path == "." {
+                "state".to_string()
+            } else {
+                format!("state.{path}")
+            };
+            bad(format!("{at}: {}", e.inner()))
+        })?;
         game.validate(&mut state).map_err(bad)?;
         let record = Record {
             format: RECORD_FORMAT.into(),
@@ -144,7 +151,21 @@ impl<G: Game> Session<G> {
                     "format": POSITION_FORMAT, "version": FORMAT_VERSION,
                     "game": record.game, "state": start,
                 });
-                Self::load(game, &position).map_err(|e| bad(format!("start: {}", e.message)))?
+                let session = Self::load(game, &position)
+                    .map_err(|e| bad(format!("start: {}", e.message)))?;
+                let g = &session.game;
+                if g.scenario_of(&session.state) != record.scenario
+                    || g.options_of(&session.state) != record.options
+                {
+                    return Err(bad(format!(
+                        "the start position is of scenario {:?} with options {:?}, but the record says {:?} with {:?}",
+                        g.scenario_of(&session.state),
+                        g.options_of(&session.state),
+                        record.scenario,
+                        record.options
+                    )));
+                }
+                session
             }
             _ => return Err(bad("a record has either a seed or a start position".into())),
         };

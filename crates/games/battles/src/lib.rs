@@ -55,22 +55,26 @@ impl Battles {
         Self::from_texts(
             DATA_FILES
                 .iter()
-                .map(|(f, t)| (f.to_string(), t.to_string())),
+                .map(|(f, t)| (format!("built-in {f}"), t.to_string())),
         )
     }
 
     /// The game with scenario files read from `dir/battles/` where present (the built-in file
     /// otherwise), so that a player can correct a map or a counter without rebuilding.
     pub fn from_dir(dir: &Path) -> Result<Battles, String> {
+        if !dir.is_dir() {
+            return Err(format!("{}: no such data folder", dir.display()));
+        }
         let mut texts = Vec::new();
         for (file, builtin) in DATA_FILES {
             let path = dir.join("battles").join(file);
-            let text = match std::fs::read_to_string(&path) {
-                Ok(t) => t,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => builtin.to_string(),
+            match std::fs::read_to_string(&path) {
+                Ok(t) => texts.push((path.display().to_string(), t)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    texts.push((format!("built-in {file}"), builtin.to_string()))
+                }
                 Err(e) => return Err(format!("{}: {e}", path.display())),
-            };
-            texts.push((path.display().to_string(), text));
+            }
         }
         Self::from_texts(texts.into_iter())
     }
@@ -79,12 +83,14 @@ impl Battles {
     /// and variant maps.
     pub fn from_texts(files: impl Iterator<Item = (String, String)>) -> Result<Battles, String> {
         let mut scenarios = Vec::new();
+        let mut sources = Vec::new();
         for (file, text) in files {
             let sc = data::load_scenario(&file, &text)?;
             if scenarios.iter().any(|s: &Scenario| s.id == sc.id) {
                 return Err(format!("{file}: scenario id {:?} is used twice", sc.id));
             }
             scenarios.push(sc);
+            sources.push(file);
         }
         let info = GameInfo {
             id: "battles".into(),
@@ -92,7 +98,10 @@ impl Battles {
             sides: data::SIDE_IDS.iter().map(|s| s.to_string()).collect(),
             scenarios: scenarios
                 .iter()
-                .map(|s| ScenarioInfo {
+                .zip(&sources)
+                .map(|(s, source)| ScenarioInfo {
+                    source: source.clone(),
+                    reconstructed: s.reconstructed.clone(),
                     id: s.id.clone(),
                     name: s.name.clone(),
                     description: format!(

@@ -228,7 +228,7 @@ fn validate_phase(sc: &Scenario, s: &State) -> Result<(), String> {
         }
         if s.units[u as usize].hex().is_none() || side_of(sc, u) != side {
             return Err(format!(
-                "phase.{what}: unit {u} ({}) must be a {} unit on the map",
+                "phase.{what}: unit {u} ({}) must be on the map and on the {} side",
                 sc.units[u as usize].id, SIDE_IDS[side as usize]
             ));
         }

@@ -25,17 +25,14 @@ fn tags(sc: &Scenario) -> Vec<char> {
 pub fn render(sc: &Scenario, s: &State, _viewer: Viewer) -> String {
     let mut out = String::new();
     let vp = victory::vp(sc, s);
+    let stage = match s.phase {
+        crate::state::Phase::Setup { side } => format!("{} set-up", SIDE_NAMES[side.0 as usize]),
+        _ => format!("{} active", SIDE_NAMES[s.active.0 as usize]),
+    };
     let _ = writeln!(
         out,
-        "{} ({}) — turn {}/{}, {} active — VP American {} British {} (goal {})",
-        sc.name,
-        sc.date,
-        s.turn,
-        sc.turns,
-        SIDE_NAMES[s.active.0 as usize],
-        vp.american,
-        vp.british,
-        sc.vp_goal
+        "{} ({}) — turn {}/{}, {stage} — VP American {} British {} (goal {})",
+        sc.name, sc.date, s.turn, sc.turns, vp.american, vp.british, sc.vp_goal
     );
     let _ = writeln!(
         out,
