@@ -87,11 +87,11 @@ impl Map {
             if terrain[h.slot()] == Terrain::None {
                 continue;
             }
-            for d in 0..6 {
+            for (d, slot) in neighbors[h.slot()].iter_mut().enumerate() {
                 if let Some(n) = grid.neighbor(h, d)
                     && terrain[n.slot()] != Terrain::None
                 {
-                    neighbors[h.slot()][d] = n.slot() as u8;
+                    *slot = n.slot() as u8;
                 }
             }
         }
