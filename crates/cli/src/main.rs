@@ -149,7 +149,7 @@ fn main() -> ExitCode {
         } => {
             if !json {
                 println!(
-                    "{:<10} {:<15} {:>7} {:>10} {:>14} {:>11} {:>9} {:>7}",
+                    "{:<10} {:<15} {:>7} {:>10} {:>14} {:>11} {:>9} {:>7}  random-play wins",
                     "game",
                     "scenario",
                     "games",
@@ -171,7 +171,7 @@ fn main() -> ExitCode {
                             println!("{}", serde_json::to_string(&r).unwrap_or_default())
                         }
                         Ok(r) => println!(
-                            "{:<10} {:<15} {:>7} {:>10} {:>14.0} {:>11.0} {:>9.0} {:>7}",
+                            "{:<10} {:<15} {:>7} {:>10} {:>14.0} {:>11.0} {:>9.0} {:>7}  {}",
                             r.game,
                             r.scenario,
                             r.games,
@@ -179,7 +179,16 @@ fn main() -> ExitCode {
                             r.decisions_per_second,
                             1e9 / r.decisions_per_second,
                             r.games_per_second,
-                            r.state_bytes
+                            r.state_bytes,
+                            g.sides
+                                .iter()
+                                .zip(&r.wins)
+                                .map(|(s, w)| format!(
+                                    "{s} {:.1}%",
+                                    100.0 * *w as f64 / r.games.max(1) as f64
+                                ))
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                         Err(e) => {
                             eprintln!("muster bench: {} {}: {e}", g.id, s.id);

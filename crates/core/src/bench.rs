@@ -19,6 +19,10 @@ pub struct BenchReport {
     pub games_per_second: f64,
     /// Bytes of one state in memory.
     pub state_bytes: usize,
+    /// Games won by each side (indexed like `GameInfo::sides`) under random play.
+    pub wins: Vec<u64>,
+    /// Games with no winner.
+    pub draws: u64,
 }
 
 /// Plays `games` random games on one thread and times them.
@@ -37,6 +41,8 @@ pub fn random_games<G: Game>(
     let mut actions = Vec::with_capacity(256);
     let mut decisions = 0u64;
     let mut state_bytes = 0;
+    let mut wins = vec![0u64; game.info().sides.len()];
+    let mut draws = 0;
     let start = Instant::now();
     for g in 0..games {
         let mut state = game
@@ -44,6 +50,10 @@ pub fn random_games<G: Game>(
             .map_err(|m| Error::new(ErrorKind::UnknownScenario, m))?;
         state_bytes = game.state_bytes(&state);
         decisions += play_out(game, &mut state, &mut pick, &mut actions)?;
+        match game.outcome(&state).and_then(|o| o.winner) {
+            Some(w) => wins[w as usize] += 1,
+            None => draws += 1,
+        }
     }
     let seconds = start.elapsed().as_secs_f64();
     Ok(BenchReport {
@@ -55,6 +65,8 @@ pub fn random_games<G: Game>(
         decisions_per_second: decisions as f64 / seconds.max(1e-9),
         games_per_second: games as f64 / seconds.max(1e-9),
         state_bytes,
+        wins,
+        draws,
     })
 }
 

@@ -2,6 +2,7 @@
 //! unit list.
 
 use crate::data::{SIDE_NAMES, Scenario, StarSide};
+use crate::map::{BRIDGE, RIVER, ROAD};
 use crate::state::{Loc, State};
 use crate::{sequence, victory};
 use muster_core::Viewer;
@@ -66,20 +67,25 @@ pub fn render(sc: &Scenario, s: &State, _viewer: Viewer) -> String {
     };
     out.push_str("\n    ");
     for c in 0..grid.cols {
-        let _ = write!(out, "{:<3}", (b'A' + c) as char);
+        let _ = write!(out, "{:<4}", (b'A' + c) as char);
     }
     out.push('\n');
     let cell = |h: Hex| -> String {
         let t = sc.map.terrain(h).code();
+        let road = if (0..6).any(|d| sc.map.side(h, d) & ROAD != 0) {
+            '='
+        } else {
+            ' '
+        };
         match at[h.slot()] {
             Some(i) => format!(
-                "{t}{}{}",
+                "{t}{road}{}{}",
                 tag[i],
                 if s.units[i].reduced { '\'' } else { ' ' }
             ),
-            None if sc.stars.iter().any(|(x, _)| *x == h) => format!("{t}* "),
-            None if sc.exit.is_some_and(|(x, _, _)| x == h) => format!("{t}> "),
-            None => format!("{t}  "),
+            None if sc.stars.iter().any(|(x, _)| *x == h) => format!("{t}{road}* "),
+            None if sc.exit.is_some_and(|(x, _, _)| x == h) => format!("{t}{road}> "),
+            None => format!("{t}{road}  "),
         }
     };
     for r in 0..grid.rows {
@@ -93,15 +99,35 @@ pub fn render(sc: &Scenario, s: &State, _viewer: Viewer) -> String {
                 if is_low(c) == half {
                     out.push_str(&cell(Hex::new(c, r)));
                 } else {
-                    out.push_str("   ");
+                    out.push_str("    ");
                 }
             }
             out.push('\n');
         }
     }
     out.push_str(
-        "\nTerrain: . clear  w woods  h hill  f farm  s swamp   * VP star   > exit   ' reduced\n",
+        "\nTerrain: . clear  w woods  h hill  f farm  s swamp   = road   * VP star   > exit   ' reduced\n",
     );
+    // Each hexside once: the N, NE and SE sides of every hex.
+    let (mut rivers, mut bridges) = (Vec::new(), Vec::new());
+    for h in sc.map.hexes() {
+        for d in 0..3 {
+            let f = sc.map.side(h, d);
+            if let Some(n) = grid.neighbor(h, d) {
+                if f & BRIDGE != 0 {
+                    bridges.push(format!("{h}|{n}"));
+                } else if f & RIVER != 0 {
+                    rivers.push(format!("{h}|{n}"));
+                }
+            }
+        }
+    }
+    if !rivers.is_empty() {
+        let _ = writeln!(out, "River hexsides: {}", rivers.join(" "));
+    }
+    if !bridges.is_empty() {
+        let _ = writeln!(out, "Bridges: {}", bridges.join(" "));
+    }
     let stars: Vec<String> = sc
         .stars
         .iter()
