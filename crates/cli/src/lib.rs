@@ -6,6 +6,13 @@ pub mod engine;
 use muster_core::Registry;
 use std::path::Path;
 
+/// The bots of every game Muster holds (every game type in [`registry`] must be here).
+pub fn bots() -> muster_ai::Bots {
+    let mut b = muster_ai::Bots::new();
+    b.add::<muster_battles::Battles>();
+    b
+}
+
 /// Every game Muster holds. With `data`, scenario files found under it replace the built-in
 /// ones (a player correcting a map or a counter from the printed game).
 pub fn registry(data: Option<&Path>) -> Result<Registry, String> {

@@ -41,6 +41,8 @@ enum Command {
     Games,
     /// Check the scenario data files and report what is reconstructed.
     CheckData,
+    /// Play many games between two bots and report win rates with 95% intervals.
+    Sim(SimArgs),
     /// Measure random play for every scenario: decisions per second and state size.
     Bench {
         /// Random games per scenario.
@@ -61,8 +63,63 @@ enum Command {
 enum Opponent {
     /// Both sides play at this terminal (hot-seat).
     Human,
-    /// The other side picks uniformly among its legal actions.
+    /// Any legal action at random.
     Random,
+    /// One-ply look-ahead bot.
+    Easy,
+    /// Tree search, 1,000 iterations a decision.
+    Medium,
+    /// Tree search, 6,000 iterations a decision on two threads.
+    Hard,
+}
+
+impl Opponent {
+    fn level(self) -> Option<muster_ai::Level> {
+        use muster_ai::Level;
+        match self {
+            Opponent::Human => None,
+            Opponent::Random => Some(Level::Random),
+            Opponent::Easy => Some(Level::Easy),
+            Opponent::Medium => Some(Level::Medium),
+            Opponent::Hard => Some(Level::Hard),
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct SimArgs {
+    /// The game id, e.g. battles.
+    game: String,
+    #[arg(long)]
+    scenario: String,
+    /// Bot A's level: random, easy, medium or hard.
+    #[arg(long, default_value = "hard")]
+    a: String,
+    /// Bot B's level.
+    #[arg(long, default_value = "random")]
+    b: String,
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Games played at once (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A game option, KEY=VALUE (repeatable).
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// Bot A always plays this side (default: sides alternate game by game).
+    #[arg(long = "a-side")]
+    a_side: Option<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Print one CSV row per game.
+    #[arg(long)]
+    csv: bool,
+    /// Write an SVG chart of the win rates here.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -199,6 +256,13 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Command::Sim(args) => match sim(&registry, args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("muster sim: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Play(args) => match play(&registry, args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -243,6 +307,7 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
         return Err(format!("--as {me:?}: the sides are {sides:?}"));
     }
     let mut bot = Dice::from_seed(args.seed ^ 0xb07);
+    let bots = muster_cli::bots();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut shown = 0usize;
@@ -265,11 +330,11 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
             return Ok(());
         };
         let human = args.vs == Opponent::Human || to_act == me;
-        if !human {
-            let legal = game.legal();
-            let pick = &legal[bot.below(legal.len() as u32) as usize];
-            game.act(Some(&to_act), &pick.action)
+        if let (false, Some(level)) = (human, args.vs.level()) {
+            let action = bots
+                .choose(game.as_ref(), level, bot.next_u64())
                 .map_err(|e| e.message)?;
+            game.act(Some(&to_act), &action).map_err(|e| e.message)?;
             save(&args, game.as_ref())?;
             show_board = true;
             continue;
@@ -337,6 +402,141 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
             ),
         }
     }
+}
+
+fn parse_options(list: &[String]) -> Result<Options, String> {
+    let mut options = Options::new();
+    for o in list {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| format!("--option {o:?} must be KEY=VALUE"))?;
+        options.insert(k.to_string(), v.to_string());
+    }
+    Ok(options)
+}
+
+fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
+    use muster_ai::sim::{self, Seating, SimConfig};
+    let info = registry
+        .get(&args.game)
+        .map_err(|e| e.message)?
+        .info()
+        .clone();
+    let seating = match &args.a_side {
+        None => Seating::Alternate,
+        Some(name) => Seating::Fixed(
+            info.side(name)
+                .ok_or_else(|| format!("--a-side {name:?}: the sides are {:?}", info.sides))?,
+        ),
+    };
+    let config = SimConfig {
+        game: args.game.clone(),
+        scenario: args.scenario.clone(),
+        options: parse_options(&args.options)?,
+        a: muster_ai::Level::parse(&args.a).map_err(|e| e.message)?,
+        b: muster_ai::Level::parse(&args.b).map_err(|e| e.message)?,
+        games: args.games,
+        seed: args.seed,
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        seating,
+    };
+    let bar = indicatif::ProgressBar::new(args.games as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games, {elapsed} elapsed, ETA {eta}",
+        )
+        .map_err(|e| e.to_string())?,
+    );
+    let bots = muster_cli::bots();
+    let report = sim::run(registry, &bots, &config, &|n| bar.set_position(n as u64))
+        .map_err(|e| e.message)?;
+    bar.finish_and_clear();
+    if let Some(path) = &args.svg {
+        std::fs::write(path, sim::svg(&report)).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if args.json {
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
+    if args.csv {
+        let sides = &info.sides;
+        say!(
+            "seed,a_side,winner,a_won,{},decisions,seconds",
+            sides
+                .iter()
+                .map(|s| format!("vp_{s}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        for r in &report.results {
+            say!(
+                "{},{},{},{},{},{},{:.4}",
+                r.seed,
+                r.a_side,
+                r.winner.as_deref().unwrap_or("draw"),
+                r.a_won,
+                r.vp.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                r.decisions,
+                r.seconds
+            );
+        }
+        return Ok(());
+    }
+    let pct = |r: &sim::Rate| {
+        format!(
+            "{}/{} = {:.1}% [{:.1}%, {:.1}%]",
+            r.wins,
+            r.games,
+            100.0 * r.rate,
+            100.0 * r.low,
+            100.0 * r.high
+        )
+    };
+    say!(
+        "{}/{}: bot a = {}, bot b = {}, {} games, {}",
+        config.game,
+        config.scenario,
+        config.a,
+        config.b,
+        config.games,
+        match config.seating {
+            Seating::Alternate => "sides alternating".to_string(),
+            Seating::Fixed(s) => format!("bot a plays {}", info.side_name(s)),
+        }
+    );
+    for b in &report.bots {
+        say!(
+            "  bot {} ({:<6}) wins {}",
+            b.bot,
+            b.level.id(),
+            pct(&b.wins)
+        );
+    }
+    for s in &report.sides {
+        say!(
+            "  side {:<9} wins {}, mean VP {:.2} (sd {:.2})",
+            s.side,
+            pct(&s.wins),
+            s.mean_vp,
+            s.vp_sd
+        );
+    }
+    say!(
+        "  draws {}; mean length {:.0} decisions; {:.0} decisions/s; {:.1} s",
+        report.draws,
+        report.mean_decisions,
+        report.decisions_per_second,
+        report.seconds
+    );
+    Ok(())
 }
 
 fn save(args: &PlayArgs, game: &dyn Match) -> Result<(), String> {

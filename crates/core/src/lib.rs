@@ -16,6 +16,7 @@ pub mod error;
 pub mod game;
 pub mod hex;
 pub mod key;
+pub mod knowledge;
 pub mod record;
 pub mod registry;
 pub mod session;
@@ -27,6 +28,7 @@ pub use game::{
     Prompt, ScenarioInfo, Side, Viewer,
 };
 pub use key::Key;
+pub use knowledge::Knowledge;
 pub use record::{Position, Record, RecordedAction};
 pub use registry::{DynGame, LegalEntry, Match, Registry};
 pub use session::Session;

@@ -53,6 +53,12 @@ pub trait Match: Send {
     /// The board as text for `side`.
     fn render_text(&self, side: Option<&str>) -> Result<String, Error>;
     fn clone_box(&self) -> Box<dyn Match>;
+    /// The concrete session, for code that knows the game type (bots downcast to
+    /// `Session<G>`).
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// A copy in which everything `side` cannot know is resampled and the dice reseeded, as a
+    /// search bot sees it (for tests that a bot reads nothing hidden).
+    fn determinized(&self, side: &str, seed: u64) -> Result<Box<dyn Match>, Error>;
 }
 
 /// Wraps a [`Game`] as a [`DynGame`].
@@ -160,6 +166,15 @@ impl<G: Game> Match for Session<G> {
     }
     fn clone_box(&self) -> Box<dyn Match> {
         Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn determinized(&self, side: &str, seed: u64) -> Result<Box<dyn Match>, Error> {
+        let side = side_of(self.game(), side)?;
+        let mut copy = self.clone();
+        copy.determinize(side, seed);
+        Ok(Box::new(copy))
     }
 }
 

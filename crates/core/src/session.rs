@@ -6,6 +6,7 @@ use crate::game::{Audience, Game, LogEntry, Options, Side, Viewer};
 use crate::record::{
     FORMAT_VERSION, POSITION_FORMAT, Position, RECORD_FORMAT, Record, RecordedAction,
 };
+use rand_core::SeedableRng;
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -291,6 +292,18 @@ impl<G: Game> Session<G> {
             "game": self.game.info().id,
             "state": serde_json::to_value(&self.state).unwrap_or(Value::Null),
         })
+    }
+
+    /// Resamples what `side` cannot know and reseeds the dice (see [`Game::determinize`]).
+    pub fn determinize(&mut self, side: Side, seed: u64) {
+        let mut dice = crate::Dice::from_seed(seed);
+        let mut key = [0u8; 32];
+        for chunk in key.chunks_mut(8) {
+            chunk.copy_from_slice(&dice.next_u64().to_le_bytes());
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::from_seed(key);
+        self.game.determinize(&mut self.state, side, &mut rng);
+        self.undo.clear();
     }
 
     /// The log as `viewer` may read it.

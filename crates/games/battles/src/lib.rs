@@ -14,6 +14,7 @@ mod artillery;
 mod board;
 mod combat;
 pub mod data;
+mod knowledge;
 mod leadership;
 pub mod map;
 mod movement;

@@ -1,0 +1,281 @@
+//! Bots for every side of every Muster game, and batch simulation.
+//!
+//! - [`mcts`]: information-set Monte Carlo tree search over the rules API; it determinizes for
+//!   its own side, so it never reads what that side may not know.
+//! - Baselines: a random bot and a greedy one-ply bot.
+//! - [`Level`]: the named levels (`random`, `easy`, `medium`, `hard`) the CLI, the server and
+//!   the solitaire scenarios ask for.
+//! - [`Bots`]: the bots of every registered game behind the erased [`Match`] interface.
+//! - [`sim`]: many games between two bots, with statistics for balance studies.
+
+pub mod mcts;
+pub mod sim;
+
+use mcts::{Budget, Params};
+use muster_core::{Dice, Error, ErrorKind, Game, Knowledge, Match, Session, Side};
+use serde::Serialize;
+use std::marker::PhantomData;
+
+/// A named bot level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Uniformly random legal actions.
+    Random,
+    /// Greedy: one-ply look-ahead, each action judged by a few short playouts.
+    Easy,
+    /// Tree search, 1,000 iterations, one thread.
+    Medium,
+    /// Tree search, 6,000 iterations over two threads.
+    Hard,
+}
+
+/// Every level, weakest first.
+pub const LEVELS: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Hard];
+
+impl Level {
+    pub fn id(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Level::Random => "plays any legal action at random",
+            Level::Easy => "looks one decision ahead, judging each by a few short playouts",
+            Level::Medium => "tree search, 1,000 iterations a decision",
+            Level::Hard => "tree search, 6,000 iterations a decision over two threads",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Level, Error> {
+        LEVELS.iter().copied().find(|l| l.id() == s).ok_or_else(|| {
+            Error::new(
+                ErrorKind::BadRequest,
+                format!(
+                    "no bot level {s:?}; the levels are {:?}",
+                    LEVELS.iter().map(|l| l.id()).collect::<Vec<_>>()
+                ),
+            )
+        })
+    }
+
+    /// The search settings of the tree-search levels.
+    pub fn params(self) -> Option<Params> {
+        match self {
+            Level::Medium => Some(Params {
+                budget: Budget::Iterations(1_000),
+                threads: 1,
+                ..Params::default()
+            }),
+            Level::Hard => Some(Params {
+                budget: Budget::Iterations(6_000),
+                threads: 2,
+                ..Params::default()
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A random legal action of the side to act.
+pub fn random_action<G: Game>(game: &G, state: &G::State, seed: u64) -> Option<G::Action> {
+    let mut legal = Vec::new();
+    game.legal_actions(state, &mut legal);
+    if legal.is_empty() {
+        return None;
+    }
+    let mut dice = Dice::from_seed(seed);
+    Some(legal[dice.below(legal.len() as u32) as usize])
+}
+
+/// Playouts per action for the greedy bot.
+const GREEDY_SAMPLES: u32 = 6;
+
+/// Greedy one-ply bot: every legal action is tried on a few determinizations and judged by a
+/// short playout (with the game's evaluation, when it has one); the best mean wins.
+pub fn greedy_action<G: Knowledge>(game: &G, state: &G::State, seed: u64) -> Option<G::Action> {
+    let me = game.to_act(state)?;
+    let mut legal = Vec::new();
+    game.legal_actions(state, &mut legal);
+    if legal.len() <= 1 {
+        return legal.first().copied();
+    }
+    let mut dice = Dice::from_seed(seed);
+    let mut best = (f32::NEG_INFINITY, legal[0]);
+    let mut scratch = Vec::new();
+    for &a in &legal {
+        let mut total = 0.0;
+        for _ in 0..GREEDY_SAMPLES {
+            let mut s = state.clone();
+            game.determinize(&mut s, me, &mut mcts_rng(&mut dice));
+            if game.apply(&mut s, me, a).is_err() {
+                continue;
+            }
+            total += playout_value(game, &mut s, me, &mut dice, &mut scratch);
+        }
+        if total > best.0 {
+            best = (total, a);
+        }
+    }
+    Some(best.1)
+}
+
+/// A playout by the game's playout policy to its depth, valued for `me`.
+fn playout_value<G: Knowledge>(
+    game: &G,
+    s: &mut G::State,
+    me: Side,
+    dice: &mut Dice,
+    legal: &mut Vec<G::Action>,
+) -> f32 {
+    let depth = game.playout_depth().min(200);
+    let mut steps = 0;
+    while let Some(side) = game.to_act(s) {
+        if steps >= depth && game.evaluate(s, side).is_some() {
+            break;
+        }
+        game.legal_actions(s, legal);
+        if legal.is_empty() {
+            break;
+        }
+        let a = legal[dice.below(legal.len() as u32) as usize];
+        if game.apply(s, side, a).is_err() {
+            break;
+        }
+        steps += 1;
+    }
+    match game.outcome(s) {
+        Some(o) => match o.winner {
+            Some(w) if w == me => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        },
+        None => game.evaluate(s, me).unwrap_or(0.5),
+    }
+}
+
+fn mcts_rng(dice: &mut Dice) -> impl rand_core::Rng + '_ {
+    struct R<'a>(&'a mut Dice);
+    impl rand_core::TryRng for R<'_> {
+        type Error = core::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            Ok(self.0.next_u64() as u32)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            Ok(self.0.next_u64())
+        }
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+            for chunk in dst.chunks_mut(8) {
+                let x = self.0.next_u64().to_le_bytes();
+                chunk.copy_from_slice(&x[..chunk.len()]);
+            }
+            Ok(())
+        }
+    }
+    R(dice)
+}
+
+/// The action a bot of `level` chooses for the side to act, or `None` when the game is over.
+/// The same state, level and seed always give the same action.
+pub fn choose<G: Knowledge>(
+    game: &G,
+    state: &G::State,
+    level: Level,
+    seed: u64,
+) -> Option<G::Action> {
+    match level {
+        Level::Random => random_action(game, state, seed),
+        Level::Easy => greedy_action(game, state, seed),
+        Level::Medium | Level::Hard => {
+            mcts::search(game, state, &level.params().unwrap_or_default(), seed).map(|r| r.action)
+        }
+    }
+}
+
+/// A bot's decision with what it cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct Thought {
+    /// The action in notation.
+    pub action: String,
+    /// Search iterations spent (0 for the baselines and forced moves).
+    pub iterations: u64,
+    pub seconds: f64,
+}
+
+/// The bots of one game type, erased.
+pub trait GameBots: Send + Sync {
+    /// The decision, or `None` when `m` is not of this game type.
+    fn think(&self, m: &dyn Match, level: Level, seed: u64) -> Option<Result<Thought, Error>>;
+}
+
+struct Adapter<G>(PhantomData<fn() -> G>);
+
+impl<G: Knowledge> GameBots for Adapter<G> {
+    fn think(&self, m: &dyn Match, level: Level, seed: u64) -> Option<Result<Thought, Error>> {
+        let session = m.as_any().downcast_ref::<Session<G>>()?;
+        let (game, state) = (session.game(), session.state());
+        let start = std::time::Instant::now();
+        let (action, iterations) = match level.params() {
+            Some(params) => match mcts::search(game, state, &params, seed) {
+                Some(r) => (Some(r.action), r.iterations),
+                None => (None, 0),
+            },
+            None => (choose(game, state, level, seed), 0),
+        };
+        Some(
+            action
+                .map(|a| Thought {
+                    action: game.notation(state, a),
+                    iterations,
+                    seconds: start.elapsed().as_secs_f64(),
+                })
+                .ok_or_else(|| Error::new(ErrorKind::GameOver, "the game is over")),
+        )
+    }
+}
+
+/// The bots of every registered game.
+#[derive(Default)]
+pub struct Bots {
+    games: Vec<Box<dyn GameBots>>,
+}
+
+impl Bots {
+    pub fn new() -> Bots {
+        Bots::default()
+    }
+
+    /// Registers the bots of a game type.
+    pub fn add<G: Knowledge>(&mut self) {
+        self.games.push(Box::new(Adapter::<G>(PhantomData)));
+    }
+
+    /// The action (in notation) a bot of `level` picks in `m`.
+    pub fn choose(&self, m: &dyn Match, level: Level, seed: u64) -> Result<String, Error> {
+        self.think(m, level, seed).map(|t| t.action)
+    }
+
+    /// The decision of a bot of `level` in `m`, with its search effort.
+    pub fn think(&self, m: &dyn Match, level: Level, seed: u64) -> Result<Thought, Error> {
+        self.games
+            .iter()
+            .find_map(|g| g.think(m, level, seed))
+            .unwrap_or_else(|| {
+                Err(Error::new(
+                    ErrorKind::UnknownGame,
+                    format!("no bots for game {:?}", m.info().id),
+                ))
+            })
+    }
+}

@@ -1,0 +1,351 @@
+//! Information-set Monte Carlo tree search (single-observer ISMCTS with UCT).
+//!
+//! Each iteration determinizes the root for the searching side with the game's
+//! `determinize` (so the search never reads what that side cannot know: hidden values, deck
+//! order, the other side's peeks, the dice key), walks one tree keyed by actions, expands one
+//! action, plays out (with the game's knowledge when it has some) and backs the result up.
+//! Children count how often they were available, since after chance or hidden information the
+//! legal actions of a node differ between determinizations.
+//!
+//! Root parallelism: each thread grows its own tree from its own seed; visit counts are summed
+//! at the root. With an iteration budget the result depends only on the seed.
+
+use muster_core::{Dice, Knowledge, Side};
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// How long to search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// A number of iterations over all threads (deterministic for a given seed).
+    Iterations(u32),
+    /// A wall-clock limit per decision (not reproducible).
+    Time(Duration),
+}
+
+/// Search settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    pub budget: Budget,
+    pub threads: usize,
+    /// UCT exploration constant.
+    pub exploration: f32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            budget: Budget::Iterations(1000),
+            threads: 1,
+            exploration: 0.7,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult<A> {
+    pub action: A,
+    pub iterations: u64,
+    /// Root actions with their visit counts and mean values, most visited first.
+    pub root: Vec<(A, u32, f32)>,
+}
+
+struct Node<A> {
+    action: Option<A>,
+    /// The side that chose `action`.
+    player: Side,
+    children: Vec<u32>,
+    visits: u32,
+    available: u32,
+    value: f32,
+}
+
+/// Rewards for both sides at the end of a playout.
+fn rewards<G: Knowledge>(game: &G, state: &G::State, sides: usize) -> [f32; 4] {
+    let mut r = [0.5f32; 4];
+    if let Some(o) = game.outcome(state) {
+        for (i, x) in r.iter_mut().enumerate().take(sides) {
+            *x = match o.winner {
+                Some(w) if w as usize == i => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+        }
+    } else {
+        for (i, x) in r.iter_mut().enumerate().take(sides) {
+            *x = game
+                .evaluate(state, i as Side)
+                .unwrap_or(0.5)
+                .clamp(0.0, 1.0);
+        }
+    }
+    r
+}
+
+/// Picks an action by weight (uniformly when all weights are 0).
+fn weighted<G: Knowledge>(
+    game: &G,
+    state: &G::State,
+    actions: &[G::Action],
+    dice: &mut Dice,
+) -> G::Action {
+    if actions.len() == 1 {
+        return actions[0];
+    }
+    let mut total = 0u64;
+    let mut weights = [0u32; 512];
+    let n = actions.len().min(weights.len());
+    for (w, &a) in weights.iter_mut().zip(&actions[..n]) {
+        *w = game.playout_weight(state, a);
+        total += *w as u64;
+    }
+    if total == 0 {
+        return actions[dice.below(actions.len() as u32) as usize];
+    }
+    let mut x = dice.next_u64() % total;
+    for (i, &w) in weights[..n].iter().enumerate() {
+        if x < w as u64 {
+            return actions[i];
+        }
+        x -= w as u64;
+    }
+    actions[n - 1]
+}
+
+/// One tree, grown for `budget` (iterations for this thread, or a deadline).
+fn grow<G: Knowledge>(
+    game: &G,
+    root_state: &G::State,
+    me: Side,
+    exploration: f32,
+    iterations: Option<u32>,
+    deadline: Option<Instant>,
+    seed: u64,
+) -> (Vec<Node<G::Action>>, u64) {
+    let sides = game.info().sides.len().min(4);
+    let mut dice = Dice::from_seed(seed);
+    let mut nodes: Vec<Node<G::Action>> = vec![Node {
+        action: None,
+        player: me,
+        children: Vec::new(),
+        visits: 0,
+        available: 0,
+        value: 0.0,
+    }];
+    let mut legal = Vec::with_capacity(64);
+    let mut path: Vec<u32> = Vec::with_capacity(64);
+    let mut untried: Vec<G::Action> = Vec::with_capacity(64);
+    let depth = game.playout_depth();
+    let mut done = 0u64;
+    loop {
+        if let Some(n) = iterations
+            && done >= n as u64
+        {
+            break;
+        }
+        if let Some(d) = deadline
+            && (done % 16 == 0)
+            && Instant::now() >= d
+            && done > 0
+        {
+            break;
+        }
+        done += 1;
+        let mut state = root_state.clone();
+        {
+            let mut rng = DiceRng(&mut dice);
+            game.determinize(&mut state, me, &mut rng);
+        }
+        path.clear();
+        path.push(0);
+        let mut node = 0u32;
+        // Selection and expansion.
+        while let Some(side) = game.to_act(&state) {
+            game.legal_actions(&state, &mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            untried.clear();
+            {
+                let children = &nodes[node as usize].children;
+                untried.extend(legal.iter().copied().filter(|a| {
+                    !children
+                        .iter()
+                        .any(|&c| nodes[c as usize].action == Some(*a))
+                }));
+            }
+            if !untried.is_empty() {
+                let a = untried[dice.below(untried.len() as u32) as usize];
+                // Every child available now counts one more availability.
+                for i in 0..nodes[node as usize].children.len() {
+                    let c = nodes[node as usize].children[i] as usize;
+                    nodes[c].available += 1;
+                }
+                if game.apply(&mut state, side, a).is_err() {
+                    break;
+                }
+                let id = nodes.len() as u32;
+                nodes.push(Node {
+                    action: Some(a),
+                    player: side,
+                    children: Vec::new(),
+                    visits: 0,
+                    available: 1,
+                    value: 0.0,
+                });
+                nodes[node as usize].children.push(id);
+                path.push(id);
+                break;
+            }
+            // UCT among the children whose action is legal in this determinization.
+            let mut best = u32::MAX;
+            let mut best_score = f32::NEG_INFINITY;
+            for i in 0..nodes[node as usize].children.len() {
+                let c = nodes[node as usize].children[i];
+                let child = &mut nodes[c as usize];
+                let Some(a) = child.action else { continue };
+                if !legal.contains(&a) {
+                    continue;
+                }
+                child.available += 1;
+                let mean = child.value / child.visits.max(1) as f32;
+                let score = mean
+                    + exploration
+                        * ((child.available as f32).ln() / child.visits.max(1) as f32).sqrt();
+                if score > best_score {
+                    best_score = score;
+                    best = c;
+                }
+            }
+            if best == u32::MAX {
+                break;
+            }
+            let a = nodes[best as usize].action.expect("child has an action");
+            if game.apply(&mut state, side, a).is_err() {
+                break;
+            }
+            node = best;
+            path.push(node);
+        }
+        // Playout.
+        let mut steps = 0u32;
+        while let Some(side) = game.to_act(&state) {
+            if steps >= depth && game.evaluate(&state, side).is_some() {
+                break;
+            }
+            game.legal_actions(&state, &mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            let a = weighted(game, &state, &legal, &mut dice);
+            if game.apply(&mut state, side, a).is_err() {
+                break;
+            }
+            steps += 1;
+        }
+        let r = rewards(game, &state, sides);
+        for &n in &path {
+            let node = &mut nodes[n as usize];
+            node.visits += 1;
+            node.value += r[node.player as usize & 3];
+        }
+    }
+    (nodes, done)
+}
+
+/// A `rand_core::Rng` over our dice, for `determinize`.
+struct DiceRng<'a>(&'a mut Dice);
+
+impl rand_core::TryRng for DiceRng<'_> {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self.0.next_u64() as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(self.0.next_u64())
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for chunk in dst.chunks_mut(8) {
+            let x = self.0.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&x[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
+
+/// Searches for the side to act and returns its choice. Panics never: with no legal action
+/// (a finished game) it returns `None`.
+pub fn search<G: Knowledge>(
+    game: &G,
+    state: &G::State,
+    params: &Params,
+    seed: u64,
+) -> Option<SearchResult<G::Action>> {
+    let me = game.to_act(state)?;
+    let mut legal = Vec::new();
+    game.legal_actions(state, &mut legal);
+    if legal.is_empty() {
+        return None;
+    }
+    if legal.len() == 1 {
+        return Some(SearchResult {
+            action: legal[0],
+            iterations: 0,
+            root: vec![(legal[0], 0, 0.5)],
+        });
+    }
+    let threads = params.threads.max(1);
+    let (per_thread, deadline) = match params.budget {
+        Budget::Iterations(n) => (Some(n.div_ceil(threads as u32).max(1)), None),
+        Budget::Time(t) => (None, Some(Instant::now() + t)),
+    };
+    let grow_one = |t: usize| {
+        let (nodes, n) = grow(
+            game,
+            state,
+            me,
+            params.exploration,
+            per_thread,
+            deadline,
+            seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add(t as u64),
+        );
+        let root: Vec<(G::Action, u32, f32)> = nodes[0]
+            .children
+            .iter()
+            .filter_map(|&c| {
+                let c = &nodes[c as usize];
+                c.action.map(|a| (a, c.visits, c.value))
+            })
+            .collect();
+        (root, n)
+    };
+    let trees: Vec<(Vec<(G::Action, u32, f32)>, u64)> = if threads == 1 {
+        vec![grow_one(0)]
+    } else {
+        (0..threads).into_par_iter().map(grow_one).collect()
+    };
+    // Sum the root statistics over the trees, in the order of the legal list.
+    let mut root: Vec<(G::Action, u32, f32)> = legal.iter().map(|&a| (a, 0, 0.0)).collect();
+    let mut iterations = 0;
+    for (tree, n) in &trees {
+        iterations += n;
+        for &(a, visits, value) in tree {
+            if let Some(entry) = root.iter_mut().find(|e| e.0 == a) {
+                entry.1 += visits;
+                entry.2 += value;
+            }
+        }
+    }
+    for e in root.iter_mut() {
+        e.2 = if e.1 > 0 { e.2 / e.1 as f32 } else { 0.0 };
+    }
+    // Most visited; ties by mean value, then by the legal order (stable sort).
+    root.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
+    Some(SearchResult {
+        action: root[0].0,
+        iterations,
+        root,
+    })
+}

@@ -1,0 +1,24 @@
+//! Optional game knowledge for search bots. Every method has a neutral default, so a game
+//! that knows nothing about good play still gets a working bot; a game that fills these in gets
+//! a stronger one.
+
+use crate::game::{Game, Side};
+
+pub trait Knowledge: Game {
+    /// An estimate in `[0, 1]` of `side`'s chance of winning from `state`, used to cut
+    /// playouts short; `None` means "play on to the end".
+    fn evaluate(&self, _state: &Self::State, _side: Side) -> Option<f32> {
+        None
+    }
+
+    /// The relative weight of a legal action in playouts (all weights 0 means uniform).
+    fn playout_weight(&self, _state: &Self::State, _action: Self::Action) -> u32 {
+        1
+    }
+
+    /// How many decisions a playout may make before `evaluate` is asked (when it gives
+    /// estimates).
+    fn playout_depth(&self) -> u32 {
+        u32::MAX
+    }
+}
