@@ -51,6 +51,9 @@ pub struct SearchResult<A> {
     pub root: Vec<(A, u32, f32)>,
 }
 
+/// Root children of one tree: action, visits, summed value.
+type RootStats<A> = Vec<(A, u32, f32)>;
+
 struct Node<A> {
     action: Option<A>,
     /// The side that chose `action`.
@@ -311,7 +314,7 @@ pub fn search<G: Knowledge>(
             seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 .wrapping_add(t as u64),
         );
-        let root: Vec<(G::Action, u32, f32)> = nodes[0]
+        let root: RootStats<G::Action> = nodes[0]
             .children
             .iter()
             .filter_map(|&c| {
@@ -321,7 +324,7 @@ pub fn search<G: Knowledge>(
             .collect();
         (root, n)
     };
-    let trees: Vec<(Vec<(G::Action, u32, f32)>, u64)> = if threads == 1 {
+    let trees: Vec<(RootStats<G::Action>, u64)> = if threads == 1 {
         vec![grow_one(0)]
     } else {
         (0..threads).into_par_iter().map(grow_one).collect()
