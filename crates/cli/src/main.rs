@@ -33,6 +33,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the play server and browser client (docs/server.md).
+    Serve {
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// sqlite://FILE or postgres://... (default: the SQLite file muster.db here).
+        #[arg(long, default_value = "sqlite://muster.db")]
+        database: String,
+        /// Do not mark cookies Secure (for plain HTTP on a host other than localhost).
+        #[arg(long)]
+        insecure_cookies: bool,
+    },
     /// Speak the engine protocol: JSON lines on stdin and stdout (docs/protocol.md).
     Engine,
     /// Play a game in the terminal.
@@ -158,6 +169,31 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
+        Command::Serve {
+            addr,
+            database,
+            insecure_cookies,
+        } => {
+            let config = muster_server::Config {
+                addr,
+                database,
+                secure_cookies: !insecure_cookies,
+            };
+            let runtime = match tokio::runtime::Runtime::new() {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("muster serve: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            match runtime.block_on(muster_server::serve(config, registry, muster_cli::bots())) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("muster serve: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Engine => {
             run_engine(Engine::new(registry));
             ExitCode::SUCCESS

@@ -239,6 +239,18 @@ pub trait Game: Send + Sync + 'static {
     /// The board as text, for terminal play.
     fn render_text(&self, state: &Self::State, viewer: Viewer) -> String;
 
+    /// A static description of a scenario's board for clients (map geometry, terrain, tracks,
+    /// counters' printed values), as JSON; `Null` when the game offers none.
+    fn board(&self, _scenario: &str) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+
+    /// The browser client's board renderer for this game: a JavaScript file that the web
+    /// server serves as it is (see `docs/server.md`).
+    fn client_script(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Bytes one state occupies in memory (override if the state owns heap data).
     fn state_bytes(&self, _state: &Self::State) -> usize {
         std::mem::size_of::<Self::State>()

@@ -30,6 +30,10 @@ pub trait DynGame: Send + Sync {
     fn replay(&self, record: &Record) -> Result<Box<dyn Match>, Error>;
     /// Random play from the start of a scenario, measured (see `docs/performance.md`).
     fn bench(&self, scenario: &str, games: usize, seed: u64) -> Result<BenchReport, Error>;
+    /// The static board description of a scenario, for clients.
+    fn board(&self, scenario: &str) -> Result<Value, Error>;
+    /// The game's browser board renderer, if it has one.
+    fn client_script(&self) -> Option<&'static str>;
 }
 
 /// A game in progress, erased.
@@ -89,6 +93,18 @@ impl<G: Game> DynGame for Entry<G> {
     }
     fn bench(&self, scenario: &str, games: usize, seed: u64) -> Result<BenchReport, Error> {
         bench::random_games(&*self.0, scenario, &Options::new(), games, seed)
+    }
+    fn board(&self, scenario: &str) -> Result<Value, Error> {
+        if !self.0.info().scenarios.iter().any(|s| s.id == scenario) {
+            return Err(Error::new(
+                ErrorKind::UnknownScenario,
+                format!("{} has no scenario {scenario:?}", self.0.info().id),
+            ));
+        }
+        Ok(self.0.board(scenario))
+    }
+    fn client_script(&self) -> Option<&'static str> {
+        self.0.client_script()
     }
 }
 

@@ -12,6 +12,7 @@
 pub mod action;
 mod artillery;
 mod board;
+mod board_json;
 mod combat;
 pub mod data;
 mod knowledge;
@@ -261,6 +262,13 @@ impl Game for Battles {
 
     fn render_text(&self, s: &State, viewer: Viewer) -> String {
         text::render(self.scenario(s), s, viewer)
+    }
+
+    fn board(&self, scenario: &str) -> serde_json::Value {
+        match self.scenarios.iter().find(|s| s.id == scenario) {
+            Some(sc) => board_json::describe(sc),
+            None => serde_json::Value::Null,
+        }
     }
 }
 

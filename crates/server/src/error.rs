@@ -1,0 +1,80 @@
+//! API errors: a kind, a message, and an HTTP status. A refused request changes nothing.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use muster_core::{Error, ErrorKind};
+use serde_json::json;
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub kind: &'static str,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            kind,
+            message: message.into(),
+        }
+    }
+    pub fn bad_request(m: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "bad_request", m)
+    }
+    pub fn unauthenticated() -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "unauthenticated", "log in first")
+    }
+    pub fn forbidden(m: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "forbidden", m)
+    }
+    pub fn not_found(m: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", m)
+    }
+    pub fn internal(m: impl std::fmt::Display) -> Self {
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", m.to_string())
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> Self {
+        let (status, kind) = match e.kind {
+            ErrorKind::BadRequest => (StatusCode::BAD_REQUEST, "bad_request"),
+            ErrorKind::UnknownCommand => (StatusCode::BAD_REQUEST, "unknown_command"),
+            ErrorKind::UnknownGame => (StatusCode::UNPROCESSABLE_ENTITY, "unknown_game"),
+            ErrorKind::UnknownScenario => (StatusCode::UNPROCESSABLE_ENTITY, "unknown_scenario"),
+            ErrorKind::UnknownSide => (StatusCode::UNPROCESSABLE_ENTITY, "unknown_side"),
+            ErrorKind::BadOption => (StatusCode::UNPROCESSABLE_ENTITY, "bad_option"),
+            ErrorKind::NoGame => (StatusCode::NOT_FOUND, "not_found"),
+            ErrorKind::IllegalAction => (StatusCode::UNPROCESSABLE_ENTITY, "illegal_action"),
+            ErrorKind::Unparsable => (StatusCode::UNPROCESSABLE_ENTITY, "unparsable"),
+            ErrorKind::NotYourTurn => (StatusCode::CONFLICT, "not_your_turn"),
+            ErrorKind::GameOver => (StatusCode::UNPROCESSABLE_ENTITY, "game_over"),
+            ErrorKind::BadPosition => (StatusCode::UNPROCESSABLE_ENTITY, "bad_position"),
+            ErrorKind::BadRecord => (StatusCode::INTERNAL_SERVER_ERROR, "bad_record"),
+            ErrorKind::CannotUndo => (StatusCode::UNPROCESSABLE_ENTITY, "cannot_undo"),
+            ErrorKind::BadData => (StatusCode::INTERNAL_SERVER_ERROR, "bad_data"),
+        };
+        ApiError::new(status, kind, e.message)
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        ApiError::internal(format!("database: {e}"))
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(json!({"ok": false, "error": {"kind": self.kind, "message": self.message}})),
+        )
+            .into_response()
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
