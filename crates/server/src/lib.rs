@@ -6,6 +6,7 @@ pub mod auth;
 pub mod db;
 pub mod error;
 pub mod play;
+pub mod testing;
 pub mod web;
 
 use axum::Router;

@@ -1,0 +1,620 @@
+//! The play server's HTTP API against SQLite and PostgreSQL: accounts, CSRF, rate limiting,
+//! creating and playing games, and every kind of bad request refused with a clear error and
+//! the game unchanged; views that never carry the other side's secrets or the seed.
+
+use muster_server::testing::TempPostgres;
+use muster_server::{Config, app, state};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::sync::OnceLock;
+
+fn registry() -> muster_core::Registry {
+    let mut r = muster_core::Registry::new();
+    r.add(muster_battles::Battles::new().unwrap());
+    r
+}
+
+fn bots() -> muster_ai::Bots {
+    let mut b = muster_ai::Bots::new();
+    b.add::<muster_battles::Battles>();
+    b
+}
+
+/// One PostgreSQL cluster for the whole test binary; each server gets its own database.
+fn postgres() -> &'static TempPostgres {
+    static PG: OnceLock<TempPostgres> = OnceLock::new();
+    PG.get_or_init(|| {
+        TempPostgres::start().unwrap_or_else(|e| panic!("PostgreSQL for the tests: {e}"))
+    })
+}
+
+/// The databases every test runs against.
+async fn databases() -> Vec<String> {
+    let file = std::env::temp_dir().join(format!(
+        "muster-api-{}-{}.db",
+        std::process::id(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let pg = tokio::task::spawn_blocking(postgres).await.unwrap();
+    vec![
+        format!("sqlite://{}", file.display()),
+        pg.database().await.unwrap(),
+    ]
+}
+
+static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Starts a server on a free port.
+async fn server(database: &str) -> SocketAddr {
+    let config = Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        database: database.to_string(),
+        secure_cookies: false,
+    };
+    let st = state(config, registry(), bots()).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app(st).into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .unwrap()
+    });
+    addr
+}
+
+/// A browser-like client: a cookie jar and the CSRF token.
+struct Client {
+    http: reqwest::Client,
+    base: String,
+    csrf: String,
+}
+
+impl Client {
+    async fn new(addr: SocketAddr) -> Client {
+        let http = reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .unwrap();
+        let base = format!("http://{addr}");
+        let s: Value = http
+            .get(format!("{base}/api/session"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        Client {
+            http,
+            base,
+            csrf: s["csrf"].as_str().unwrap().to_string(),
+        }
+    }
+
+    async fn get(&self, path: &str) -> (StatusCode, Value) {
+        let r = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap();
+        let status = r.status();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn post_raw(&self, path: &str, body: Vec<u8>, csrf: Option<&str>) -> (StatusCode, Value) {
+        let mut req = self.http.post(format!("{}{path}", self.base)).body(body);
+        if let Some(c) = csrf {
+            req = req.header("X-CSRF-Token", c);
+        }
+        let r = req.send().await.unwrap();
+        let status = r.status();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        let csrf = self.csrf.clone();
+        self.post_raw(path, body.to_string().into_bytes(), Some(&csrf))
+            .await
+    }
+
+    async fn signup(addr: SocketAddr, name: &str) -> Client {
+        let c = Client::new(addr).await;
+        let (status, v) = c
+            .post(
+                "/api/signup",
+                json!({"name": name, "password": "correct horse"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        c
+    }
+
+    /// Creates a game against a bot and waits until it is this player's decision.
+    async fn game_vs_bot(&self, scenario: &str, side: &str, level: &str) -> String {
+        let (status, v) = self
+            .post("/api/games", json!({"game": "battles", "scenario": scenario, "side": side, "opponent": "bot", "level": level}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let id = v["id"].as_str().unwrap().to_string();
+        self.wait_my_turn(&id).await;
+        id
+    }
+
+    async fn wait_my_turn(&self, id: &str) -> Value {
+        for _ in 0..400 {
+            let (_, g) = self.get(&format!("/api/games/{id}")).await;
+            if g["to_act"] == g["my_side"] || g["status"] == "finished" {
+                return g;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+        panic!("the bot did not move");
+    }
+}
+
+fn kind(v: &Value) -> &str {
+    v["error"]["kind"].as_str().unwrap_or("")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signup_login_logout_and_wrong_passwords() {
+    for db in databases().await {
+        let addr = server(&db).await;
+        let alice = Client::signup(addr, "alice").await;
+        let (_, me) = alice.get("/api/session").await;
+        assert_eq!(me["user"]["name"], "alice", "{db}");
+        // The same name again is refused.
+        let other = Client::new(addr).await;
+        let (status, v) = other
+            .post(
+                "/api/signup",
+                json!({"name": "alice", "password": "another one"}),
+            )
+            .await;
+        assert_eq!((status, kind(&v)), (StatusCode::CONFLICT, "name_taken"));
+        // Bad names and short passwords.
+        let (status, _) = other
+            .post(
+                "/api/signup",
+                json!({"name": "a b", "password": "password123"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        let (status, _) = other
+            .post("/api/signup", json!({"name": "bobby", "password": "short"}))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        // Log out, then in again.
+        let (status, _) = alice.post("/api/logout", json!({})).await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, me) = alice.get("/api/session").await;
+        assert!(me["user"].is_null());
+        let (status, v) = alice
+            .post(
+                "/api/login",
+                json!({"name": "alice", "password": "wrong password"}),
+            )
+            .await;
+        assert_eq!(
+            (status, kind(&v)),
+            (StatusCode::UNAUTHORIZED, "unauthenticated")
+        );
+        let (status, _) = alice
+            .post(
+                "/api/login",
+                json!({"name": "alice", "password": "correct horse"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn login_is_rate_limited() {
+    let addr = server(&databases().await[0]).await;
+    Client::signup(addr, "carol").await;
+    let c = Client::new(addr).await;
+    for _ in 0..muster_server::auth::MAX_FAILURES {
+        let (status, _) = c
+            .post(
+                "/api/login",
+                json!({"name": "carol", "password": "nope nope"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    // Now even the right password waits.
+    let (status, v) = c
+        .post(
+            "/api/login",
+            json!({"name": "carol", "password": "correct horse"}),
+        )
+        .await;
+    assert_eq!(
+        (status, kind(&v)),
+        (StatusCode::TOO_MANY_REQUESTS, "rate_limited")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_are_refused_and_change_nothing() {
+    for db in databases().await {
+        let addr = server(&db).await;
+        let alice = Client::signup(addr, "alice").await;
+        let id = alice
+            .game_vs_bot("freemans-farm", "american", "random")
+            .await;
+        let path = format!("/api/games/{id}");
+        let (_, before) = alice.get(&path).await;
+        let version = before["version"].as_i64().unwrap();
+        let act = format!("{path}/act");
+        let checks: Vec<(StatusCode, &str, (StatusCode, Value))> = vec![
+            // An illegal action.
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "illegal_action",
+                alice
+                    .post(&act, json!({"action": "commit", "version": version}))
+                    .await,
+            ),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unparsable",
+                alice
+                    .post(&act, json!({"action": "fly away", "version": version}))
+                    .await,
+            ),
+            // A stale version.
+            (
+                StatusCode::CONFLICT,
+                "stale",
+                alice
+                    .post(
+                        &act,
+                        json!({"action": "end-movement", "version": version + 7}),
+                    )
+                    .await,
+            ),
+            // Malformed JSON and unknown fields.
+            (
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                alice
+                    .post_raw(&act, b"{not json".to_vec(), Some(&alice.csrf.clone()))
+                    .await,
+            ),
+            (
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                alice
+                    .post(
+                        &act,
+                        json!({"action": "end-movement", "version": version, "extra": 1}),
+                    )
+                    .await,
+            ),
+            // An oversized body.
+            (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                alice
+                    .post_raw(&act, vec![b' '; 200_000], Some(&alice.csrf.clone()))
+                    .await,
+            ),
+            // A wrong and a missing CSRF token.
+            (
+                StatusCode::FORBIDDEN,
+                "csrf",
+                alice
+                    .post_raw(
+                        &act,
+                        json!({"action": "end-movement", "version": version})
+                            .to_string()
+                            .into_bytes(),
+                        Some("0123456789abcdef0123456789abcdef"),
+                    )
+                    .await,
+            ),
+            (
+                StatusCode::FORBIDDEN,
+                "csrf",
+                alice
+                    .post_raw(
+                        &act,
+                        json!({"action": "end-movement", "version": version})
+                            .to_string()
+                            .into_bytes(),
+                        None,
+                    )
+                    .await,
+            ),
+        ];
+        for (status, k, (got, body)) in checks {
+            assert_eq!((got, kind(&body)), (status, k), "{db}: {body}");
+            assert!(!body["error"]["message"].as_str().unwrap_or("").is_empty());
+        }
+        // A stranger, and a logged-out visitor.
+        let mallory = Client::signup(addr, "mallory").await;
+        let (status, v) = mallory
+            .post(&act, json!({"action": "end-movement", "version": version}))
+            .await;
+        assert_eq!((status, kind(&v)), (StatusCode::FORBIDDEN, "forbidden"));
+        let anon = Client::new(addr).await;
+        let (status, v) = anon
+            .post(&act, json!({"action": "end-movement", "version": version}))
+            .await;
+        assert_eq!(
+            (status, kind(&v)),
+            (StatusCode::UNAUTHORIZED, "unauthenticated")
+        );
+        // Nothing changed.
+        let (_, after) = alice.get(&path).await;
+        assert_eq!(after, before, "{db}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn actions_for_the_other_seat_are_refused() {
+    for db in databases().await {
+        let addr = server(&db).await;
+        let alice = Client::signup(addr, "alice").await;
+        let bob = Client::signup(addr, "bob").await;
+        let (_, v) = alice
+            .post("/api/games", json!({"game": "battles", "scenario": "oriskany", "side": "british", "opponent": "human"}))
+            .await;
+        let id = v["id"].as_str().unwrap().to_string();
+        assert!(v["invite"].is_string());
+        // Not started yet.
+        let (status, v) = alice
+            .post(
+                &format!("/api/games/{id}/act"),
+                json!({"action": "place A1", "version": 0}),
+            )
+            .await;
+        assert_eq!((status, kind(&v)), (StatusCode::CONFLICT, "not_started"));
+        // Bob finds it in the open list and joins.
+        let (_, lobby) = bob.get("/api/lobby").await;
+        assert!(
+            lobby["open"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|g| g["id"] == id.as_str())
+        );
+        let (status, g) = bob.post(&format!("/api/games/{id}/join"), json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{g}");
+        assert_eq!(g["my_side"], "american");
+        // The Americans set up first: Alice (British) may not act for them.
+        let version = g["version"].as_i64().unwrap();
+        let legal = g["legal"][0]["action"].as_str().unwrap().to_string();
+        let (status, v) = alice
+            .post(
+                &format!("/api/games/{id}/act"),
+                json!({"action": legal, "version": version}),
+            )
+            .await;
+        assert_eq!(
+            (status, kind(&v)),
+            (StatusCode::CONFLICT, "not_your_turn"),
+            "{db}"
+        );
+        let (_, as_alice) = alice.get(&format!("/api/games/{id}")).await;
+        assert!(
+            as_alice["legal"].as_array().unwrap().is_empty(),
+            "no choices on the other side's turn"
+        );
+        let (status, g) = bob
+            .post(
+                &format!("/api/games/{id}/act"),
+                json!({"action": legal, "version": version}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{g}");
+        assert_eq!(g["version"], version + 1);
+        // Bob's lobby shows the game; whose turn it is follows.
+        let (_, lobby) = bob.get("/api/lobby").await;
+        assert!(
+            lobby["mine"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|x| x["id"] == id.as_str())
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn views_never_carry_the_seed_and_records_wait_for_the_end() {
+    let db = &databases().await[0];
+    let addr = server(db).await;
+    let alice = Client::signup(addr, "alice").await;
+    let id = alice.game_vs_bot("oriskany", "american", "random").await;
+    for who in [&alice, &Client::new(addr).await] {
+        let (status, g) = who.get(&format!("/api/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK);
+        let text = g.to_string();
+        for secret in ["dice", "word_pos", "\"key\"", "seed"] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+    }
+    let (status, v) = alice.get(&format!("/api/games/{id}/record")).await;
+    assert_eq!((status, kind(&v)), (StatusCode::FORBIDDEN, "forbidden"));
+    // Spectators see no choices.
+    let (_, spectator) = Client::new(addr)
+        .await
+        .get(&format!("/api/games/{id}"))
+        .await;
+    assert!(spectator["legal"].as_array().unwrap().is_empty());
+    assert!(spectator["my_side"].is_null());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_a_bot_plays_to_the_end_then_the_record_replays_and_rematch_works() {
+    for db in databases().await {
+        let addr = server(&db).await;
+        let alice = Client::signup(addr, "alice").await;
+        let id = alice.game_vs_bot("oriskany", "american", "random").await;
+        let path = format!("/api/games/{id}");
+        // A WebSocket follower sees the updates.
+        let ws_url = format!("ws://{addr}/api/games/{id}/ws");
+        let (mut ws, _) = tokio_tungstenite::connect_async(ws_url).await.unwrap();
+        let mut undone = false;
+        loop {
+            let g = alice.wait_my_turn(&id).await;
+            if g["status"] == "finished" {
+                break;
+            }
+            let version = g["version"].as_i64().unwrap();
+            let action = g["legal"][0]["action"].as_str().unwrap().to_string();
+            let (status, after) = alice
+                .post(
+                    &format!("{path}/act"),
+                    json!({"action": action, "version": version}),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{db}: {after}");
+            // Once, take back a decision that involved no dice.
+            if !undone && after["can_undo"] == true {
+                let (status, back) = alice
+                    .post(
+                        &format!("{path}/undo"),
+                        json!({"version": after["version"]}),
+                    )
+                    .await;
+                assert_eq!(status, StatusCode::OK, "{back}");
+                assert_eq!(back["actions"], g["actions"]);
+                assert_eq!(back["legal"], g["legal"]);
+                undone = true;
+            }
+        }
+        assert!(undone, "an undo happened during the game");
+        use futures_util::StreamExt;
+        let first = tokio::time::timeout(std::time::Duration::from_secs(5), ws.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert!(first.to_text().unwrap().contains("\"update\""));
+        let (_, g) = alice.get(&path).await;
+        assert!(g["outcome"]["winner"].is_string(), "{g}");
+        // The record (with the seed) is served now, and it replays to the same result.
+        let (status, record) = alice.get(&format!("{path}/record")).await;
+        assert_eq!(status, StatusCode::OK);
+        let record: muster_core::Record = serde_json::from_value(record).unwrap();
+        assert!(record.seed.is_some());
+        let replayed = registry().replay(&record).unwrap();
+        assert_eq!(
+            replayed
+                .outcome()
+                .unwrap()
+                .winner
+                .map(|w| replayed.info().side_name(w).to_string()),
+            g["outcome"]["winner"].as_str().map(str::to_string)
+        );
+        // Rematch: a new game with the same seats.
+        let (status, r) = alice.post(&format!("{path}/rematch"), json!({})).await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, fresh) = alice
+            .get(&format!("/api/games/{}", r["id"].as_str().unwrap()))
+            .await;
+        assert_eq!(fresh["my_side"], "american");
+        assert_eq!(fresh["scenario"], "oriskany");
+        let (_, lobby) = alice.get("/api/lobby").await;
+        assert!(
+            lobby["finished"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|x| x["id"] == id.as_str())
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_server_serves_games_where_they_were() {
+    for db in databases().await {
+        let addr = server(&db).await;
+        let alice = Client::signup(addr, "alice").await;
+        let id = alice
+            .game_vs_bot("freemans-farm", "british", "random")
+            .await;
+        let path = format!("/api/games/{id}");
+        for _ in 0..15 {
+            let g = alice.wait_my_turn(&id).await;
+            let action = g["legal"][0]["action"].as_str().unwrap().to_string();
+            alice
+                .post(
+                    &format!("{path}/act"),
+                    json!({"action": action, "version": g["version"]}),
+                )
+                .await;
+        }
+        let before = alice.wait_my_turn(&id).await;
+        // A second server on the same database: it has nothing in memory and must load the game
+        // from its stored record and snapshot.
+        let addr2 = server(&db).await;
+        let again = Client::new(addr2).await;
+        let (status, _) = again
+            .post(
+                "/api/login",
+                json!({"name": "alice", "password": "correct horse"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, after) = again.get(&path).await;
+        for field in [
+            "version", "to_act", "legal", "view", "log", "actions", "status",
+        ] {
+            assert_eq!(after[field], before[field], "{db}: {field}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_games_and_bad_creations_are_clear_errors() {
+    let addr = server(&databases().await[0]).await;
+    let alice = Client::signup(addr, "alice").await;
+    let (status, v) = alice.get("/api/games/nope").await;
+    assert_eq!((status, kind(&v)), (StatusCode::NOT_FOUND, "not_found"));
+    for (body, k) in [
+        (
+            json!({"game": "chess", "scenario": "x", "side": "white", "opponent": "bot"}),
+            "unknown_game",
+        ),
+        (
+            json!({"game": "battles", "scenario": "yorktown", "side": "american", "opponent": "bot"}),
+            "unknown_scenario",
+        ),
+        (
+            json!({"game": "battles", "scenario": "oriskany", "side": "french", "opponent": "bot"}),
+            "unknown_side",
+        ),
+        (
+            json!({"game": "battles", "scenario": "oriskany", "side": "american", "opponent": "bot", "options": {"storm": "never"}}),
+            "bad_option",
+        ),
+        (
+            json!({"game": "battles", "scenario": "oriskany", "side": "american", "opponent": "bot", "level": "godlike"}),
+            "bad_request",
+        ),
+    ] {
+        let (status, v) = alice.post("/api/games", body).await;
+        assert_eq!(kind(&v), k, "{v}");
+        assert!(status.is_client_error());
+    }
+    let (status, catalog) = alice.get("/api/catalog").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        catalog["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == "battles")
+    );
+    assert_eq!(catalog["levels"].as_array().unwrap().len(), 4);
+}
