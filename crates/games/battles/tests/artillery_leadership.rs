@@ -2,6 +2,7 @@
 
 mod common;
 use common::*;
+use muster_battles::action::Bombardment;
 use muster_battles::state::{Loc, Phase};
 use muster_battles::{Battles, Event, State};
 use muster_core::Game;
@@ -182,4 +183,152 @@ fn rule_9_3_no_rally_next_to_an_enemy() {
     }
     assert_eq!(s.active.0, 0);
     assert_ne!(s.phase, Phase::Rally);
+}
+
+#[test]
+fn rule_8_a_battle_without_artillery_may_not_give_artillery_points() {
+    let text = TEST_SCENARIO.replace("artillery = true", "artillery = false");
+    let err = Battles::from_texts(std::iter::once(("no-guns.toml".to_string(), text.clone())))
+        .err()
+        .expect("Artillery points without artillery rules are refused");
+    assert!(
+        err.contains("sides.american.artillery is 3 but scenario.artillery is false"),
+        "{err}"
+    );
+    // With no points on either side the same file loads.
+    let text = text.replace("artillery = 3", "artillery = 0");
+    assert!(Battles::from_texts(std::iter::once(("no-guns.toml".to_string(), text))).is_ok());
+}
+
+#[test]
+fn rule_8_one_artillery_point_a_turn_whichever_the_use() {
+    // The British fire at a1 after movement; the attack that follows gets no support offer.
+    let g = game();
+    let mut s = after_movement(&g);
+    put(&mut s, "a1", "C5");
+    put(&mut s, "b2", "C4");
+    act(&g, &mut s, "end-movement");
+    assert_eq!(s.phase, Phase::ArtilleryFire);
+    s.dice = dice_rolling(&[1]);
+    act(&g, &mut s, "fire a1"); // 1: no effect
+    assert_eq!(s.artillery.british, 2);
+    assert_eq!(s.phase, Phase::Attacks);
+    act(&g, &mut s, "attack b2");
+    act(&g, &mut s, "add a1");
+    s.dice = dice_rolling(&[1, 1]);
+    let ev = act(&g, &mut s, "commit");
+    assert!(
+        combat(&ev).is_some(),
+        "no support decision: the dice roll at once"
+    );
+    assert_eq!(s.artillery.british, 2);
+}
+
+#[test]
+fn rule_8_2_chart_four_retreats_and_hills_and_farms_take_one_off() {
+    let g = game();
+    // In the open a 4 makes the target retreat, without a loss.
+    let mut s = after_movement(&g);
+    put(&mut s, "a1", "C5");
+    put(&mut s, "b1", "C2");
+    act(&g, &mut s, "end-movement");
+    s.dice = dice_rolling(&[4]);
+    let ev = act(&g, &mut s, "fire a1");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::ArtilleryFire {
+            roll: 4,
+            terrain: false,
+            result: Bombardment::Retreat,
+            ..
+        }
+    )));
+    if matches!(s.phase, Phase::ArtilleryRetreat { .. }) {
+        let l = legal(&g, &s);
+        act(&g, &mut s, &l[0]);
+    }
+    assert_ne!(at(&s, "a1"), Loc::Map(h("C5")));
+    assert!(!s.units[idx(&s, "a1") as usize].reduced);
+    // On the hill E3 and the farm F4: a 4 counts as 3 (no effect), a 5 as 4 (retreat).
+    for (target, guns) in [("E3", "E1"), ("F4", "F2")] {
+        for (roll, result) in [(4u8, Bombardment::NoEffect), (5, Bombardment::Retreat)] {
+            let mut s = after_movement(&g);
+            put(&mut s, "a1", target);
+            put(&mut s, "b1", guns);
+            act(&g, &mut s, "end-movement");
+            s.dice = dice_rolling(&[roll]);
+            let ev = act(&g, &mut s, "fire a1");
+            let fired = ev.iter().find_map(|e| match e {
+                Event::ArtilleryFire {
+                    terrain, result, ..
+                } => Some((*terrain, *result)),
+                _ => None,
+            });
+            assert_eq!(fired, Some((true, result)), "{target}, roll {roll}");
+        }
+    }
+}
+
+#[test]
+fn rule_8_2_a_target_with_no_retreat_hex_takes_one_more_loss() {
+    // Rulings B7, applied to fire: a1 in the corner A1, its two neighbours held by friends.
+    let g = game();
+    for (roll, after) in [(5u8, "reduced"), (6, "eliminated")] {
+        let mut s = after_movement(&g);
+        put(&mut s, "a1", "A1");
+        put(&mut s, "a2", "A2");
+        put(&mut s, "a3", "B1");
+        put(&mut s, "b1", "D1"); // 3 hexes from A1
+        act(&g, &mut s, "end-movement");
+        s.dice = dice_rolling(&[roll]);
+        let ev = act(&g, &mut s, "fire a1");
+        assert!(
+            ev.iter().any(|e| matches!(e, Event::CannotRetreat { .. })),
+            "roll {roll}: {ev:?}"
+        );
+        let a1 = &s.units[idx(&s, "a1") as usize];
+        match after {
+            "reduced" => {
+                assert!(a1.reduced, "5: no room to retreat, so one loss");
+                assert_eq!(a1.at, Loc::Map(h("A1")));
+            }
+            _ => assert_eq!(a1.at, Loc::Eliminated, "6: reduced, then one more loss"),
+        }
+    }
+}
+
+#[test]
+fn rule_8_2_example_fire_at_one_of_three_adjacent_attackers() {
+    // Rulings B8: the three American units stand next to b1 when movement ends; the British
+    // fire at one of them before any attack; a 4 makes it step back, away from b1.
+    let g = game();
+    let mut s = after_movement(&g);
+    s.leadership.american = 0;
+    put(&mut s, "b1", "C5");
+    put(&mut s, "a1", "C4");
+    put(&mut s, "a2", "B5");
+    put(&mut s, "a3", "D5");
+    act(&g, &mut s, "end-movement");
+    assert_eq!(
+        s.phase,
+        Phase::ArtilleryFire,
+        "before any attack is declared"
+    );
+    s.dice = dice_rolling(&[4]);
+    act(&g, &mut s, "fire a2");
+    assert!(matches!(s.phase, Phase::ArtilleryRetreat { .. }));
+    let map = g.scenario(&s).map.clone();
+    let l = legal(&g, &s);
+    assert!(!l.is_empty());
+    for a in &l {
+        let hex = h(a.strip_prefix("retreat ").expect("a retreat"));
+        assert_eq!(map.distance(hex, h("C5")), 2, "{a}: away from b1");
+    }
+    act(&g, &mut s, &l[0]);
+    assert!(!s.units[idx(&s, "a2") as usize].reduced);
+    assert_eq!(s.phase, Phase::Attacks);
+    act(&g, &mut s, "attack b1");
+    let mut adds = legal(&g, &s);
+    adds.sort();
+    assert_eq!(adds, ["add a1", "add a3"], "a2 is no longer next to b1");
 }

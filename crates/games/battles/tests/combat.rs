@@ -4,6 +4,7 @@ mod common;
 use common::*;
 use muster_battles::state::{Loc, Phase};
 use muster_battles::{Battles, Event, State};
+use muster_core::Game;
 
 /// The Americans in their attack step, the British without artillery unless a test adds it.
 fn attack_position(g: &Battles) -> State {
@@ -107,6 +108,16 @@ fn rule_6_2_river_adds_two_once_if_any_attacker_crosses_and_bridges_count() {
     let r = combat(&ev).unwrap();
     assert!(r.river);
     assert_eq!(r.defense_total, 5, "3 + 2 for the river, once");
+    // Two attackers both across the river (the ford D1|E2 and the bridge D2|E2): still +2
+    // once.
+    let mut s = attack_position(&g);
+    put(&mut s, "b2", "E2");
+    put(&mut s, "a1", "D1");
+    put(&mut s, "a2", "D2");
+    let ev = attack(&g, &mut s, "b2", &["a1", "a2"], &[1, 1]);
+    let r = combat(&ev).unwrap();
+    assert!(r.river);
+    assert_eq!(r.defense_total, 5, "3 + 2, however many attackers cross");
     // Across the bridge D2|E2 the defender also gets +2 (rulings B5).
     let mut s = attack_position(&g);
     put(&mut s, "b2", "E2");
@@ -240,6 +251,112 @@ fn rule_6_5_the_losing_attacker_chooses_which_unit_takes_each_loss() {
     act(&g, &mut s, "loss a2");
     assert!(s.units[idx(&s, "a2") as usize].reduced);
     assert!(!s.units[idx(&s, "a1") as usize].reduced);
+}
+
+#[test]
+fn rule_6_1_only_the_active_player_attacks() {
+    // The American attack step: a1 is next to b2 and to its friend a2, and b1 is next to a1
+    // and b2. Only British units are targets and only American units are attackers.
+    let g = game();
+    let mut s = attack_position(&g);
+    put(&mut s, "a1", "C6");
+    put(&mut s, "a2", "C7"); // next to a1 only
+    put(&mut s, "b2", "C5");
+    put(&mut s, "b1", "B5"); // next to a1 and to b2
+    assert_eq!(g_to_act(&g, &s), 0);
+    let mut l = legal(&g, &s);
+    l.sort();
+    assert_eq!(l, ["attack b1", "attack b2", "end-attacks"]);
+    act(&g, &mut s, "attack b2");
+    assert_eq!(legal(&g, &s), ["add a1"], "b1 cannot join either side");
+    // The British side may not declare anything in the American turn.
+    let b = muster_battles::state::SideId(1);
+    let a = g.parse_action(&s, "add a1").unwrap();
+    assert!(muster_core::Game::apply(&g, &mut s, b.0, a).is_err());
+}
+
+#[test]
+fn rule_6_1_a_unit_that_moved_may_still_attack() {
+    let g = game();
+    let mut s = blank(&g);
+    s.artillery.british = 0;
+    put(&mut s, "a2", "A6");
+    put(&mut s, "b2", "C7");
+    act(&g, &mut s, "select a2");
+    act(&g, &mut s, "move B7");
+    act(&g, &mut s, "end-movement");
+    assert_eq!(s.phase, Phase::Attacks);
+    act(&g, &mut s, "attack b2");
+    assert_eq!(legal(&g, &s), ["add a2"]);
+}
+
+#[test]
+fn rule_6_4_every_surviving_attacker_retreats_when_the_defender_wins() {
+    let g = game();
+    let mut s = attack_position(&g);
+    put(&mut s, "b2", "C5");
+    put(&mut s, "a1", "C6");
+    put(&mut s, "a2", "B5");
+    // 4 + 3 = 7 against 3; rolls 1 and 6: 8 against 9, the defender wins by 1, no loss.
+    let ev = attack(&g, &mut s, "b2", &["a1", "a2"], &[1, 6]);
+    let r = combat(&ev).unwrap();
+    assert!(!r.attacker_won);
+    assert_eq!(r.losses, 0);
+    while matches!(s.phase, Phase::Retreat { .. }) {
+        let l = legal(&g, &s);
+        act(&g, &mut s, &l[0]);
+    }
+    let map = &g.scenario(&s).map;
+    for (id, from) in [("a1", "C6"), ("a2", "B5")] {
+        let Loc::Map(now) = at(&s, id) else {
+            panic!("{id} left the map")
+        };
+        assert_ne!(now, h(from), "{id} retreated");
+        assert_eq!(map.distance(now, h("C5")), 2, "{id}: one hex away from b2");
+    }
+}
+
+#[test]
+fn rule_6_6_no_retreat_onto_a_friend_or_into_swamp() {
+    // b2 at G4 loses to a2 at G3. The hexes farther from G3 are G5 (swamp), H4 (held by the
+    // friend b1) and F4. Only F4 is allowed, though the other two are nearer the friend.
+    let g = game();
+    let mut s = attack_position(&g);
+    put(&mut s, "b2", "G4");
+    put(&mut s, "a2", "G3");
+    put(&mut s, "b1", "H4");
+    // 3 against 3; rolls 4 and 2: 7 against 5, the attacker wins by 2, no loss.
+    let ev = attack(&g, &mut s, "b2", &["a2"], &[4, 2]);
+    assert!(combat(&ev).unwrap().attacker_won);
+    assert!(!ev.iter().any(|e| matches!(e, Event::CannotRetreat { .. })));
+    assert_eq!(at(&s, "b2"), Loc::Map(h("F4")));
+    assert_eq!(at(&s, "b1"), Loc::Map(h("H4")));
+}
+
+#[test]
+fn rule_6_6_retreating_spends_no_mp() {
+    // a2 (3 MP) spends all of it to reach B7 (1 MP to A7, 2 MP into B7 next to the enemy),
+    // attacks and loses; it still retreats, even into woods that would cost 2 MP to enter.
+    let g = game();
+    let mut s = blank(&g);
+    s.artillery.british = 0;
+    put(&mut s, "a2", "A6");
+    put(&mut s, "b2", "C7");
+    act(&g, &mut s, "select a2");
+    let ev = act(&g, &mut s, "move B7");
+    assert!(
+        matches!(ev[0], Event::Moved { halves: 6, .. }),
+        "all 3 MP spent: {ev:?}"
+    );
+    act(&g, &mut s, "end-movement");
+    let ev = attack(&g, &mut s, "b2", &["a2"], &[4, 4]); // 7 against 7: the defender wins
+    assert!(!combat(&ev).unwrap().attacker_won);
+    let mut l = legal(&g, &s);
+    l.sort();
+    assert_eq!(l, ["retreat A7", "retreat A8", "retreat B8"]);
+    act(&g, &mut s, "retreat B8");
+    assert_eq!(at(&s, "a2"), Loc::Map(h("B8")));
+    assert!(!s.units[idx(&s, "a2") as usize].reduced);
 }
 
 fn g_to_act(g: &Battles, s: &State) -> u8 {

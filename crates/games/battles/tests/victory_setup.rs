@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use muster_battles::data::Start;
+use muster_battles::data::{StarSide, Start};
 use muster_battles::state::{EndReason, Loc, Phase, SideId};
 use muster_core::{Game, Options};
 
@@ -48,6 +48,48 @@ fn rule_10_stars_score_only_for_their_own_colour() {
     put(&mut s, "a2", "H1");
     let v = g.view(&s, muster_core::Viewer::Spectator);
     assert_eq!(v.vp.american, 1);
+}
+
+#[test]
+fn rule_10_a_shared_star_scores_for_either_side() {
+    // The second test map has a star for both sides at C3.
+    let g = game();
+    let mut s = blank_extras(&g);
+    put(&mut s, "a1", "C3");
+    let v = g.view(&s, muster_core::Viewer::Spectator).vp;
+    assert_eq!((v.american, v.british), (1, 0));
+    set_loc(&mut s, "a1", Loc::Absent);
+    put(&mut s, "b1", "C3");
+    let v = g.view(&s, muster_core::Viewer::Spectator).vp;
+    assert_eq!((v.american, v.british), (0, 1));
+}
+
+#[test]
+fn rule_10_both_sides_reaching_the_goal_at_once_go_to_the_americans() {
+    // Second test map, goal 2. Each side has 1 VP (one enemy unit eliminated). a1 and a
+    // reduced a2 attack b1 and lose without a loss; a1's only retreat hex is the blue star
+    // D1 (2 American VP), and a2, cornered at A1, takes one more loss and is eliminated
+    // (2 British VP), all in one decision.
+    let g = game();
+    let mut s = blank_extras(&g);
+    s.phase = Phase::Attacks;
+    set_loc(&mut s, "b2", Loc::Eliminated);
+    set_loc(&mut s, "a3", Loc::Eliminated);
+    put(&mut s, "b1", "B1");
+    put(&mut s, "a1", "C1");
+    put(&mut s, "a2", "A1");
+    reduce(&mut s, "a2");
+    act(&g, &mut s, "attack b1");
+    act(&g, &mut s, "add a1");
+    act(&g, &mut s, "add a2");
+    s.dice = dice_rolling(&[1, 1]); // 3 + 1 against 3 + 1: the defender wins the tie
+    act(&g, &mut s, "commit");
+    assert_eq!(at(&s, "a1"), Loc::Map(h("D1")));
+    assert_eq!(at(&s, "a2"), Loc::Eliminated);
+    let e = s.ended.expect("a side reached the goal");
+    assert_eq!((e.vp.american, e.vp.british), (2, 2));
+    assert_eq!(e.reason, EndReason::VpGoal);
+    assert_eq!(e.winner, SideId(0), "both at the goal: the Americans win");
 }
 
 #[test]
@@ -156,8 +198,20 @@ fn rule_11_freemans_farm_setup_is_as_printed() {
     assert_eq!(sc.vp_goal, 7);
     assert_eq!(s.active, SideId(0), "the Americans move first");
     assert_eq!(s.turn, 1);
-    let stars: Vec<String> = sc.stars.iter().map(|(h, _)| h.to_string()).collect();
-    assert_eq!(stars, ["A1", "C9", "L9"]);
+    let stars: Vec<(String, StarSide)> = sc
+        .stars
+        .iter()
+        .map(|(h, side)| (h.to_string(), *side))
+        .collect();
+    assert_eq!(
+        stars,
+        [
+            ("A1".to_string(), StarSide::Side(0)),
+            ("C9".to_string(), StarSide::Side(1)),
+            ("L9".to_string(), StarSide::Side(1)),
+        ],
+        "a blue star at A1, red stars at C9 and L9"
+    );
     assert!(
         s.units.iter().all(|u| !u.reduced),
         "all units start at full strength"
@@ -254,57 +308,83 @@ fn rule_12_an_american_unit_leaving_at_a5_scores_one_vp() {
     assert!(!legal(&g, &s).contains(&"exit".to_string()));
 }
 
-#[test]
-fn rule_12_no_attacks_on_turns_7_and_8_and_the_storm_costs_one_mp() {
+/// Oriskany in play with every unit off the map, the Americans moving on `turn`.
+fn oriskany_empty(turn: u8) -> (muster_battles::Battles, muster_battles::State) {
     let (g, mut s) = oriskany_in_play();
     for u in s.units.iter_mut() {
         u.at = Loc::Absent;
+        u.moved = false;
+        u.rallied = false;
     }
-    let sc = g.scenario(&s).clone();
-    let am = sc.units.iter().position(|d| d.side == 0).unwrap();
-    let br = sc.units.iter().position(|d| d.side == 1).unwrap();
-    s.units[am].at = Loc::Map(h("C3"));
-    s.units[br].at = Loc::Map(h("C4"));
-    s.active = SideId(1);
-    s.turn = 7;
+    s.turn = turn;
+    s.active = SideId(0);
     s.phase = Phase::Movement {
         selected: None,
         force_march: false,
     };
-    let ev = act(&g, &mut s, "end-movement");
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, muster_battles::Event::StormNoAttacks { turn: 7 }))
-    );
-    assert_ne!(s.phase, Phase::Attacks);
-    // The storm: a unit's reach shrinks by one MP on turns 7-8 only.
-    let reach_count = |s: &muster_battles::State| {
-        let mut s = s.clone();
-        for u in s.units.iter_mut() {
-            u.moved = false;
-            u.rallied = false;
-        }
-        s.units[br].at = Loc::Absent;
-        s.units[am].at = Loc::Map(h("A5"));
-        s.active = SideId(0);
-        s.phase = Phase::Movement {
-            selected: Some(am as u8),
-            force_march: false,
-        };
-        destinations(&g, &s).len()
+    (g, s)
+}
+
+#[test]
+fn rule_12_no_attacks_on_turns_7_and_8_and_the_storm_costs_one_mp() {
+    // No attacks on turns 7 and 8, though an American unit stands next to a British one.
+    for (turn, storm) in [(6, false), (7, true), (8, true), (9, false)] {
+        let (g, mut s) = oriskany_empty(turn);
+        put(&mut s, "cox", "C3");
+        put(&mut s, "krrny", "C4");
+        s.active = SideId(1);
+        let ev = act(&g, &mut s, "end-movement");
+        let no_attacks = ev
+            .iter()
+            .any(|e| matches!(e, muster_battles::Event::StormNoAttacks { .. }));
+        assert_eq!(no_attacks, storm, "turn {turn}");
+        assert_eq!(s.phase == Phase::Attacks, !storm, "turn {turn}");
+    }
+    // The storm takes exactly 1 MP on turns 7 and 8 (rulings B2): Cox (3 MP) on the road at
+    // G5 goes six road hexes west (to A5) in fair weather, four (to C5) in the storm.
+    let reach = |turn: u8, all_day: bool| {
+        let (g, mut s) = oriskany_empty(turn);
+        s.options.storm_all_day = all_day;
+        put(&mut s, "cox", "G5");
+        act(&g, &mut s, "select cox");
+        destinations(&g, &s)
     };
-    let mut t6 = s.clone();
-    t6.turn = 6;
-    let mut t8 = s.clone();
-    t8.turn = 8;
-    assert!(reach_count(&t8) < reach_count(&t6), "the storm takes 1 MP");
-    let mut all_day = t6.clone();
-    all_day.options.storm_all_day = true;
-    assert_eq!(
-        reach_count(&all_day),
-        reach_count(&t8),
-        "option storm=all-day"
-    );
+    for turn in [6, 9] {
+        let d = reach(turn, false);
+        assert!(d.contains(&"A5".to_string()), "turn {turn}: 3 MP: {d:?}");
+    }
+    for turn in [7, 8] {
+        let d = reach(turn, false);
+        assert!(d.contains(&"C5".to_string()), "turn {turn}: 2 MP: {d:?}");
+        assert!(
+            !d.contains(&"B5".to_string()),
+            "turn {turn}: not 3 MP: {d:?}"
+        );
+    }
+    assert_eq!(reach(6, true), reach(8, false), "option storm=all-day");
+}
+
+#[test]
+fn rule_12_leaving_at_a5_costs_one_mp_more_and_not_when_stopped_next_to_an_enemy() {
+    // Rulings B14, with Cox (3 MP) on the road in fair weather (turn 6).
+    let exit_offered = |from: &str, enemy: Option<&str>| {
+        let (g, mut s) = oriskany_empty(6);
+        put(&mut s, "cox", from);
+        if let Some(e) = enemy {
+            put(&mut s, "krrny", e);
+        }
+        act(&g, &mut s, "select cox");
+        legal(&g, &s).contains(&"exit".to_string())
+    };
+    // E5 is four road hexes from A5 (2 MP): 2 + 1 = 3 MP.
+    assert!(exit_offered("E5", None));
+    // F5 is five (2½ MP): 3½ MP, more than Cox has, though A5 itself is in reach.
+    assert!(!exit_offered("F5", None));
+    // An enemy at A4 is next to A5: a unit reaching A5 must stop there, so cannot leave...
+    assert!(!exit_offered("C5", Some("A4")));
+    assert!(exit_offered("C5", None));
+    // ...but a unit already standing on A5 may leave.
+    assert!(exit_offered("A5", Some("A4")));
 }
 
 #[test]

@@ -149,13 +149,112 @@ reduced_mp = 3
 setup = "H5"
 "#;
 
-/// The game with the test scenario and the two real ones.
+/// A second, 8x4 test map for what the first one lacks:
+/// - woods at F2; a river along the whole E/F column line (E1|F1 to E4|F4), with no bridge;
+/// - a road along row 4 (A4 to H4), crossing that river at E4|F4;
+/// - a blue star at D1, a red star at H1 and a star that scores for both sides at C3;
+/// - a VP goal of 2 and no artillery.
+pub const EXTRA_SCENARIO: &str = r#"
+[scenario]
+id = "extras"
+name = "Second test ground"
+turns = 4
+first = "american"
+vp_goal = 2
+artillery = false
+
+[sides.american]
+leadership = 1
+artillery = 0
+[sides.british]
+leadership = 1
+artillery = 0
+
+[map]
+columns = 8
+rows = 4
+low_columns = "even"
+terrain = """
+    A B C D E F G H
+ 1  . . . . . . . .
+ 2  . . . . . w . .
+ 3  . . . . . . . .
+ 4  . . . . . . . .
+"""
+roads = ["A4 B4 C4 D4 E4 F4 G4 H4"]
+rivers = ["E1|F1", "E2|F1", "E2|F2", "E3|F2", "E3|F3", "E4|F3", "E4|F4"]
+
+[[stars]]
+hex = "D1"
+side = "american"
+
+[[stars]]
+hex = "H1"
+side = "british"
+
+[[stars]]
+hex = "C3"
+side = "both"
+
+[[units]]
+id = "a1"
+name = "American One"
+side = "american"
+cf = 2
+mp = 3
+reduced_cf = 1
+reduced_mp = 3
+setup = "A2"
+
+[[units]]
+id = "a2"
+name = "American Two"
+side = "american"
+cf = 2
+mp = 3
+reduced_cf = 1
+reduced_mp = 3
+setup = "A3"
+
+[[units]]
+id = "a3"
+name = "American Three"
+side = "american"
+cf = 2
+mp = 3
+reduced_cf = 1
+reduced_mp = 3
+setup = "B3"
+
+[[units]]
+id = "b1"
+name = "British One"
+side = "british"
+cf = 3
+mp = 3
+reduced_cf = 2
+reduced_mp = 3
+setup = "G2"
+
+[[units]]
+id = "b2"
+name = "British Two"
+side = "british"
+cf = 2
+mp = 3
+reduced_cf = 1
+reduced_mp = 3
+setup = "G3"
+"#;
+
+/// The game with the two test scenarios and the two real ones.
 pub fn game() -> Battles {
     let mut files: Vec<(String, String)> = muster_battles::DATA_FILES
         .iter()
         .map(|(f, t)| (f.to_string(), t.to_string()))
         .collect();
     files.push(("test.toml".into(), TEST_SCENARIO.into()));
+    files.push(("extras.toml".into(), EXTRA_SCENARIO.into()));
     Battles::from_texts(files.into_iter()).expect("test data loads")
 }
 
@@ -172,7 +271,17 @@ pub fn idx(s: &State, id: &str) -> u8 {
 
 /// The test scenario with every unit off the board, turn 2, the Americans moving.
 pub fn blank(g: &Battles) -> State {
-    let mut s = g.new_game("test", &Options::new(), 1).expect("new game");
+    blank_on(g, "test")
+}
+
+/// The second test scenario (`EXTRA_SCENARIO`), emptied in the same way.
+pub fn blank_extras(g: &Battles) -> State {
+    blank_on(g, "extras")
+}
+
+/// A scenario with every unit off the board, turn 2, the Americans moving.
+pub fn blank_on(g: &Battles, scenario: &str) -> State {
+    let mut s = g.new_game(scenario, &Options::new(), 1).expect("new game");
     for u in s.units.iter_mut() {
         u.at = Loc::Absent;
     }
@@ -188,6 +297,12 @@ pub fn blank(g: &Battles) -> State {
 pub fn put(s: &mut State, id: &str, hex: &str) {
     let i = idx(s, id) as usize;
     s.units[i].at = Loc::Map(h(hex));
+}
+
+/// Sets where a unit is (eliminated, pending, absent...).
+pub fn set_loc(s: &mut State, id: &str, loc: Loc) {
+    let i = idx(s, id) as usize;
+    s.units[i].at = loc;
 }
 
 pub fn reduce(s: &mut State, id: &str) {
