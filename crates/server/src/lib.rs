@@ -136,6 +136,12 @@ pub fn app(state: AppState) -> Router {
 pub async fn serve(config: Config, registry: Registry, bots: Bots) -> Result<(), String> {
     let addr = config.addr;
     let state = state(config, registry, bots).await?;
+    let resume = state.clone();
+    tokio::spawn(async move {
+        if let Err(e) = play::resume_bots(&resume).await {
+            eprintln!("muster serve: resuming bots: {}", e.message);
+        }
+    });
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("{addr}: {e}"))?;

@@ -178,6 +178,22 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
     Ok(entry)
 }
 
+/// After a restart: load every game whose next decision belongs to a bot, so that the bot moves
+/// without waiting for a player to look at the game.
+pub async fn resume_bots(state: &AppState) -> ApiResult<usize> {
+    let rows = sqlx::query(
+        "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id AND s.side = g.to_act
+         WHERE g.status = 'active' AND s.bot IS NOT NULL",
+    )
+    .fetch_all(&state.db)
+    .await?;
+    for r in &rows {
+        let id: String = r.get(0);
+        live(state, &id).await?;
+    }
+    Ok(rows.len())
+}
+
 async fn load_seats(state: &AppState, id: &str) -> ApiResult<Vec<Seat>> {
     let rows = sqlx::query(
         "SELECT s.side, s.user_id, u.name, s.bot FROM seats s LEFT JOIN users u ON u.id = s.user_id WHERE s.game_id = $1 ORDER BY s.side",
