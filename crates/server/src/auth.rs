@@ -90,10 +90,14 @@ impl FromRequestParts<AppState> for MaybeUser {
         .bind(now())
         .fetch_optional(&state.db)
         .await?;
-        Ok(MaybeUser(row.map(|r| User {
-            id: r.get(0),
-            name: r.get(1),
-        })))
+        let user = match row {
+            Some(r) => Some(User {
+                id: r.try_get(0)?,
+                name: r.try_get(1)?,
+            }),
+            None => None,
+        };
+        Ok(MaybeUser(user))
     }
 }
 
@@ -318,7 +322,10 @@ pub async fn login(
         .bind(&c.name)
         .fetch_optional(&state.db)
         .await?;
-    let stored: Option<(String, String)> = row.map(|r| (r.get(0), r.get(1)));
+    let stored: Option<(String, String)> = match row {
+        Some(r) => Some((r.try_get(0)?, r.try_get(1)?)),
+        None => None,
+    };
     let password = c.password.clone();
     let hash = stored.as_ref().map(|s| s.1.clone());
     let ok = tokio::task::spawn_blocking(move || match hash {

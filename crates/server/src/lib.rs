@@ -122,6 +122,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(play::join))
         .route("/api/games/{id}/rematch", post(play::rematch))
         .route("/api/games/{id}/record", get(play::record))
+        .route("/api/games/{id}/replay", get(play::replay))
         .route("/api/games/{id}/ws", get(play::ws))
         .route("/games/{game}/board.js", get(web::board_script))
         .route("/", get(web::index))
@@ -135,6 +136,11 @@ pub fn app(state: AppState) -> Router {
 /// Runs the server until the process ends.
 pub async fn serve(config: Config, registry: Registry, bots: Bots) -> Result<(), String> {
     let addr = config.addr;
+    if config.secure_cookies && !addr.ip().is_loopback() {
+        eprintln!(
+            "muster serve: cookies are marked Secure: browsers reaching {addr} over plain HTTP (not localhost) will not keep a session; serve it behind HTTPS or pass --insecure-cookies"
+        );
+    }
     let state = state(config, registry, bots).await?;
     let resume = state.clone();
     tokio::spawn(async move {

@@ -32,6 +32,8 @@ pub struct Live {
     pub id: String,
     pub m: Box<dyn Match>,
     pub seed: u64,
+    /// The invite token of an open game, shown to its seated players.
+    pub invite: Option<String>,
     pub status: String,
     pub seats: Vec<Seat>,
     /// Increases on every change (actions, undo, joins): what clients compare.
@@ -81,6 +83,7 @@ impl Live {
             "view": self.m.view(my_side.as_deref()).unwrap_or(Value::Null),
             "log": self.m.log(my_side.as_deref()).unwrap_or_default(),
             "actions": record.actions.len(),
+            "invite": if self.status == "open" && my_side.is_some() { json!(self.invite) } else { Value::Null },
         })
     }
 }
@@ -106,7 +109,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         return Ok(l.clone());
     }
     let row = sqlx::query(
-        "SELECT game, scenario, options, seed, status, version, snapshot FROM games WHERE id = $1",
+        "SELECT game, scenario, options, seed, status, version, snapshot, invite FROM games WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(&state.db)
@@ -121,14 +124,15 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         i64,
         String,
     ) = (
-        row.get(0),
-        row.get(1),
-        row.get(2),
-        row.get(3),
-        row.get(4),
-        row.get(5),
-        row.get(6),
+        row.try_get(0)?,
+        row.try_get(1)?,
+        row.try_get(2)?,
+        row.try_get(3)?,
+        row.try_get(4)?,
+        row.try_get(5)?,
+        row.try_get(6)?,
     );
+    let invite: Option<String> = row.try_get(7)?;
     let options: Options = serde_json::from_str(&options).map_err(ApiError::internal)?;
     let actions = sqlx::query("SELECT side, action FROM actions WHERE game_id = $1 ORDER BY idx")
         .bind(id)
@@ -145,11 +149,13 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         start: None,
         actions: actions
             .iter()
-            .map(|r| RecordedAction {
-                side: r.get(0),
-                action: r.get(1),
+            .map(|r| {
+                Ok(RecordedAction {
+                    side: r.try_get(0)?,
+                    action: r.try_get(1)?,
+                })
             })
-            .collect(),
+            .collect::<Result<_, sqlx::Error>>()?,
     };
     let m = state.registry.replay(&record)?;
     // The replayed game must be the stored snapshot, byte for byte.
@@ -165,6 +171,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         id: id.to_string(),
         m,
         seed: seed as u64,
+        invite,
         status,
         seats,
         version,
@@ -188,7 +195,7 @@ pub async fn resume_bots(state: &AppState) -> ApiResult<usize> {
     .fetch_all(&state.db)
     .await?;
     for r in &rows {
-        let id: String = r.get(0);
+        let id: String = r.try_get(0)?;
         live(state, &id).await?;
     }
     Ok(rows.len())
@@ -203,15 +210,17 @@ async fn load_seats(state: &AppState, id: &str) -> ApiResult<Vec<Seat>> {
     .await?;
     Ok(rows
         .iter()
-        .map(|r| Seat {
-            side: r.get(0),
-            user_id: r.get(1),
-            user_name: r.get(2),
-            bot: r
-                .get::<Option<String>, _>(3)
-                .and_then(|b| Level::parse(&b).ok()),
+        .map(|r| {
+            Ok(Seat {
+                side: r.try_get(0)?,
+                user_id: r.try_get(1)?,
+                user_name: r.try_get(2)?,
+                bot: r
+                    .try_get::<Option<String>, _>(3)?
+                    .and_then(|b| Level::parse(&b).ok()),
+            })
         })
-        .collect())
+        .collect::<Result<_, sqlx::Error>>()?)
 }
 
 /// Writes a change in one transaction: the new actions (or the removal of the last one, for
@@ -429,6 +438,7 @@ pub async fn create(
             id: id.clone(),
             m,
             seed,
+            invite: invite.clone(),
             status: status.into(),
             seats,
             version: 0,
@@ -569,7 +579,7 @@ pub async fn join(
             .bind(&id)
             .fetch_one(&state.db)
             .await?
-            .get(0);
+            .try_get(0)?;
         if stored.as_deref() != Some(given.as_str()) {
             return Err(ApiError::forbidden("that invite link is not for this game"));
         }
@@ -685,6 +695,7 @@ pub async fn rematch(
             id: new_id.clone(),
             m,
             seed,
+            invite: None,
             status: status.into(),
             seats,
             version: 0,
@@ -712,6 +723,49 @@ pub async fn record(
     ))
 }
 
+/// `GET /api/games/{id}/replay`: once the game is over, the public view after every action,
+/// for the replay viewer (step forward and back, jump to a turn).
+pub async fn replay(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let record = {
+        let live = live(&state, &id).await?;
+        let l = live.lock().await;
+        if l.status != "finished" {
+            return Err(ApiError::forbidden(
+                "the replay is served once the game is over",
+            ));
+        }
+        l.m.record()
+    };
+    let registry = state.registry.clone();
+    let steps = tokio::task::spawn_blocking(move || -> ApiResult<Vec<Value>> {
+        let seed = record
+            .seed
+            .ok_or_else(|| ApiError::internal("a stored game without a seed"))?;
+        let mut m = registry.new_match(&record.game, &record.scenario, &record.options, seed)?;
+        let mut steps = Vec::with_capacity(record.actions.len() + 1);
+        let step = |m: &dyn Match, action: Option<&RecordedAction>| -> ApiResult<Value> {
+            Ok(json!({
+                "action": action.map(|a| a.action.clone()),
+                "side": action.map(|a| a.side.clone()),
+                "view": m.view(None)?,
+                "log_len": m.log(None)?.len(),
+            }))
+        };
+        steps.push(step(m.as_ref(), None)?);
+        for a in &record.actions {
+            m.act(Some(&a.side), &a.action)?;
+            steps.push(step(m.as_ref(), Some(a))?);
+        }
+        Ok(steps)
+    })
+    .await
+    .map_err(ApiError::internal)??;
+    Ok(Json(json!({"steps": steps})))
+}
+
 /// `GET /api/lobby`
 pub async fn lobby(
     State(state): State<AppState>,
@@ -728,25 +782,25 @@ pub async fn lobby(
     .await?;
     let (mut open, mut mine, mut finished) = (Vec::new(), Vec::new(), Vec::new());
     for r in rows {
-        let id: String = r.get(0);
+        let id: String = r.try_get(0)?;
         let seats = load_seats(&state, &id).await?;
         let my_side = seats
             .iter()
             .find(|s| s.user_id.as_deref() == Some(uid.as_str()))
             .map(|s| s.side.clone());
-        let status: String = r.get(3);
-        let to_act: Option<String> = r.get(4);
+        let status: String = r.try_get(3)?;
+        let to_act: Option<String> = r.try_get(4)?;
         let summary = json!({
             "id": id,
-            "game": r.get::<String, _>(1),
-            "scenario": r.get::<String, _>(2),
+            "game": r.try_get::<String, _>(1)?,
+            "scenario": r.try_get::<String, _>(2)?,
             "status": status,
             "seats": seats.iter().map(|s| json!({"side": s.side, "player": s.user_name, "bot": s.bot})).collect::<Vec<_>>(),
             "my_side": my_side,
             "to_act": to_act,
             "my_turn": status == "active" && my_side.is_some() && to_act == my_side,
-            "winner": r.get::<Option<String>, _>(5),
-            "updated": r.get::<i64, _>(6),
+            "winner": r.try_get::<Option<String>, _>(5)?,
+            "updated": r.try_get::<i64, _>(6)?,
         });
         match (status.as_str(), my_side.is_some()) {
             ("finished", true) => finished.push(summary),

@@ -369,6 +369,16 @@ async fn actions_for_the_other_seat_are_refused() {
             .await;
         let id = v["id"].as_str().unwrap().to_string();
         assert!(v["invite"].is_string());
+        // The seated player sees the invite again; nobody else does.
+        let (_, seen) = alice.get(&format!("/api/games/{id}")).await;
+        assert_eq!(seen["invite"], v["invite"]);
+        let (_, other) = bob.get(&format!("/api/games/{id}")).await;
+        assert!(other["invite"].is_null());
+        // A wrong invite is refused.
+        let (status, e) = bob
+            .post(&format!("/api/games/{id}/join"), json!({"invite": "nope"}))
+            .await;
+        assert_eq!((status, kind(&e)), (StatusCode::FORBIDDEN, "forbidden"));
         // Not started yet.
         let (status, v) = alice
             .post(
@@ -444,6 +454,8 @@ async fn views_never_carry_the_seed_and_records_wait_for_the_end() {
     }
     let (status, v) = alice.get(&format!("/api/games/{id}/record")).await;
     assert_eq!((status, kind(&v)), (StatusCode::FORBIDDEN, "forbidden"));
+    let (status, v) = alice.get(&format!("/api/games/{id}/replay")).await;
+    assert_eq!((status, kind(&v)), (StatusCode::FORBIDDEN, "forbidden"));
     // Spectators see no choices.
     let (_, spectator) = Client::new(addr)
         .await
@@ -516,6 +528,18 @@ async fn a_game_against_a_bot_plays_to_the_end_then_the_record_replays_and_remat
                 .map(|w| replayed.info().side_name(w).to_string()),
             g["outcome"]["winner"].as_str().map(str::to_string)
         );
+        // The replay: the public view after every action, the last one the final position.
+        let (status, rp) = alice.get(&format!("{path}/replay")).await;
+        assert_eq!(status, StatusCode::OK);
+        let steps = rp["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), record.actions.len() + 1);
+        assert!(steps[0]["action"].is_null());
+        assert_eq!(
+            steps[1]["action"].as_str().unwrap(),
+            record.actions[0].action
+        );
+        let (_, public) = Client::new(addr).await.get(&path).await;
+        assert_eq!(steps.last().unwrap()["view"], public["view"]);
         // Rematch: a new game with the same seats.
         let (status, r) = alice.post(&format!("{path}/rematch"), json!({})).await;
         assert_eq!(status, StatusCode::OK);
