@@ -2,6 +2,7 @@
 //! every game, and the engine protocol (`docs/protocol.md`).
 
 pub mod engine;
+pub mod loadtest;
 
 use muster_core::Registry;
 use std::path::Path;

@@ -46,6 +46,31 @@ enum Command {
     },
     /// Speak the engine protocol: JSON lines on stdin and stdout (docs/protocol.md).
     Engine,
+    /// Drive many concurrent games against an in-process server on loopback and report
+    /// throughput and action latency (docs/performance.md).
+    Loadtest {
+        /// Concurrent games.
+        #[arg(long, default_value_t = 500)]
+        games: usize,
+        /// Accounts playing them.
+        #[arg(long, default_value_t = 50)]
+        players: usize,
+        /// How long to run, in seconds.
+        #[arg(long, default_value_t = 30)]
+        seconds: u64,
+        /// Each player's pause before a decision, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        think_ms: u64,
+        /// sqlite (a temporary file) or postgres (a throwaway cluster).
+        #[arg(long, default_value = "sqlite")]
+        database: String,
+        #[arg(long, default_value = "battles")]
+        game: String,
+        #[arg(long, default_value = "freemans-farm")]
+        scenario: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Play a game in the terminal.
     Play(PlayArgs),
     /// List the games, their scenarios, sides and options.
@@ -190,6 +215,43 @@ fn main() -> ExitCode {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("muster serve: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Loadtest {
+            games,
+            players,
+            seconds,
+            think_ms,
+            database,
+            game,
+            scenario,
+            json,
+        } => {
+            let config = muster_cli::loadtest::LoadConfig {
+                games,
+                players,
+                seconds,
+                think_ms,
+                database,
+                game,
+                scenario,
+            };
+            match muster_cli::loadtest::run(config) {
+                Ok(r) if json => {
+                    println!("{}", serde_json::to_string(&r).unwrap_or_default());
+                    ExitCode::SUCCESS
+                }
+                Ok(r) => {
+                    println!(
+                        "{} games on {} for {:.1} s: {} actions, {:.0} actions/s, latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} errors; {} WebSocket updates",
+                        r.games, r.database, r.seconds, r.actions, r.actions_per_second, r.p50_ms, r.p99_ms, r.max_ms, r.errors, r.ws_updates
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("muster loadtest: {e}");
                     ExitCode::FAILURE
                 }
             }

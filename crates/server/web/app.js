@@ -1,1 +1,1319 @@
-// client: see docs/server.md
+// Muster's browser client: plain JavaScript, no framework, no build step.
+// Hash routes (docs/server.md): #/ lobby, #/login, #/new, #/game/<id>, #/join/<id>/<invite>,
+// #/replay/<id>, #/rules/<game>. Each game draws its own board through the renderer that its
+// catalogue entry names (`board_script`); see "Board renderers" in docs/server.md.
+"use strict";
+
+window.MusterBoards = window.MusterBoards || {};
+
+const S = {
+  user: null,
+  csrf: "",
+  catalog: null,
+  boardLoads: {},
+  page: null, // cleanup hooks of the current page
+};
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "html") el.innerHTML = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// Replaces an element's children, skipping null, undefined and false (which the DOM's own
+// replaceChildren would print as text).
+function put(el, ...kids) {
+  el.replaceChildren(...kids.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false));
+  return el;
+}
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+const main = () => $("#main");
+
+function titleCase(s) {
+  return String(s || "").replace(/(^|[-_\s])([a-z])/g, (_, a, b) => (a ? " " : "") + b.toUpperCase());
+}
+
+function verbOf(action) {
+  return String(action || "").split(/\s+/)[0];
+}
+
+function ago(unix) {
+  const d = Math.max(0, Date.now() / 1000 - unix);
+  if (d < 60) return "just now";
+  if (d < 3600) return `${Math.floor(d / 60)} min ago`;
+  if (d < 86400) return `${Math.floor(d / 3600)} h ago`;
+  return `${Math.floor(d / 86400)} d ago`;
+}
+
+let flashTimer = null;
+function flash(message, kind = "info") {
+  const f = $("#flash");
+  f.textContent = message;
+  f.className = kind;
+  f.hidden = false;
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => (f.hidden = true), kind === "error" ? 8000 : 4000);
+}
+
+function setState(state, extra = {}) {
+  document.body.dataset.state = state;
+  for (const [k, v] of Object.entries(extra)) document.body.dataset[k] = String(v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API: JSON in and out, the CSRF token on every POST (docs/server.md, "Sessions and CSRF").
+
+class ApiError extends Error {
+  constructor(status, kind, message) {
+    super(message);
+    this.status = status;
+    this.kind = kind;
+  }
+}
+
+async function api(method, path, body, retried = false) {
+  const opts = { method, credentials: "same-origin", headers: {} };
+  if (method !== "GET") {
+    opts.headers["X-CSRF-Token"] = S.csrf;
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body === undefined ? {} : body);
+  }
+  let r;
+  try {
+    r = await fetch(path, opts);
+  } catch (e) {
+    throw new ApiError(0, "network", "The server cannot be reached; check your connection.");
+  }
+  let data = null;
+  try {
+    data = await r.json();
+  } catch (e) {
+    data = null;
+  }
+  if (!r.ok) {
+    const err = (data && data.error) || {};
+    if (err.kind === "csrf" && !retried) {
+      await loadSession();
+      return api(method, path, body, true);
+    }
+    throw new ApiError(r.status, err.kind || "http", err.message || `HTTP ${r.status}`);
+  }
+  return data;
+}
+
+async function loadSession() {
+  const s = await api("GET", "/api/session");
+  S.user = s.user;
+  S.csrf = s.csrf;
+  renderWho();
+}
+
+async function loadCatalog() {
+  if (!S.catalog) S.catalog = await api("GET", "/api/catalog");
+  return S.catalog;
+}
+
+function gameInfo(id) {
+  return ((S.catalog && S.catalog.games) || []).find((g) => g.id === id) || null;
+}
+
+function scenarioName(gameId, scenarioId) {
+  const g = gameInfo(gameId);
+  const sc = g && g.scenarios.find((s) => s.id === scenarioId);
+  return sc ? sc.name : scenarioId;
+}
+
+// Loads a game's board renderer once (the script registers window.MusterBoards[id]).
+function loadRenderer(gameId) {
+  if (window.MusterBoards[gameId]) return Promise.resolve(window.MusterBoards[gameId]);
+  const info = gameInfo(gameId);
+  if (!info || !info.board_script) return Promise.resolve(null);
+  if (!S.boardLoads[gameId]) {
+    S.boardLoads[gameId] = new Promise((resolve) => {
+      const s = document.createElement("script");
+      s.src = info.board_script;
+      s.onload = () => resolve(window.MusterBoards[gameId] || null);
+      s.onerror = () => resolve(null);
+      document.head.append(s);
+    });
+  }
+  return S.boardLoads[gameId];
+}
+
+// A side's label and emblem: from the renderer when it names them, generic otherwise. Sides
+// are told apart by a shape and a label as well as a colour.
+const GENERIC_EMBLEMS = ["●", "■", "▲", "◆"];
+function sideLook(renderer, game, side) {
+  const sides = (gameInfo(game) || {}).sides || [];
+  const i = Math.max(0, sides.indexOf(side));
+  const r = renderer && renderer.sides && renderer.sides[side];
+  return {
+    label: (r && r.label) || titleCase(side),
+    emblem: (r && r.emblem) || GENERIC_EMBLEMS[i % GENERIC_EMBLEMS.length],
+    cls: (r && r.cls) || `side-${i}`,
+  };
+}
+
+function sideBadge(renderer, game, side, text) {
+  if (!side) return h("span", { class: "badge" }, text || "—");
+  const look = sideLook(renderer, game, side);
+  return h(
+    "span",
+    { class: `badge side ${look.cls}`, title: look.label },
+    h("span", { class: "emblem", "aria-hidden": "true" }, look.emblem),
+    " ",
+    text || look.label,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Router
+
+function parseHash() {
+  const raw = location.hash.replace(/^#\/?/, "");
+  return raw.split("/").map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch (e) {
+      return p;
+    }
+  });
+}
+
+async function route() {
+  if (S.page && S.page.cleanup) S.page.cleanup();
+  S.page = null;
+  for (const k of Object.keys(document.body.dataset)) delete document.body.dataset[k];
+  setState("loading");
+  const [page, a, b] = parseHash();
+  for (const link of $$("#nav a")) {
+    link.classList.toggle("current", link.getAttribute("href") === `#/${page || ""}`);
+  }
+  try {
+    await loadCatalog();
+    if (page === "" || page === undefined) await lobbyPage();
+    else if (page === "login") loginPage();
+    else if (page === "new") await newGamePage();
+    else if (page === "game" && a) await gamePage(a);
+    else if (page === "join" && a) await joinPage(a, b);
+    else if (page === "replay" && a) await replayPage(a);
+    else if (page === "rules" && a) await rulesPage(a);
+    else notFound();
+  } catch (e) {
+    main().replaceChildren(
+      h("section", { class: "panel error" }, h("h2", {}, "Something went wrong"), h("p", {}, e.message)),
+    );
+    setState("error");
+  }
+}
+
+function notFound() {
+  main().replaceChildren(h("section", { class: "panel" }, h("h2", {}, "No such page"), h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
+  setState("ready");
+}
+
+function needLogin() {
+  if (S.user) return false;
+  sessionStorage.setItem("muster-next", location.hash);
+  location.hash = "#/login";
+  return true;
+}
+
+function renderWho() {
+  const who = $("#who");
+  if (!who) return;
+  if (S.user) {
+    who.replaceChildren(
+      h("span", { class: "user", title: "Logged in" }, S.user.name),
+      h("button", { class: "link", id: "logout", onclick: logout }, "Log out"),
+    );
+  } else {
+    who.replaceChildren(h("a", { href: "#/login", id: "login-link" }, "Log in / Sign up"));
+  }
+}
+
+async function logout() {
+  try {
+    await api("POST", "/api/logout");
+  } catch (e) {
+    flash(e.message, "error");
+  }
+  await loadSession();
+  location.hash = "#/";
+  route();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Log-in and sign-up
+
+function loginPage() {
+  const form = (kind) => {
+    const err = h("p", { class: "form-error", role: "alert" });
+    const name = h("input", { name: "name", id: `${kind}-name`, autocomplete: "username", required: true, minlength: 3, maxlength: 24, pattern: "[A-Za-z0-9_\\-]+" });
+    const pass = h("input", { name: "password", id: `${kind}-password`, type: "password", required: true, minlength: 8, maxlength: 200, autocomplete: kind === "signup" ? "new-password" : "current-password" });
+    const submit = h("button", { type: "submit", class: "primary", id: `${kind}-submit` }, kind === "signup" ? "Create account" : "Log in");
+    return h(
+      "form",
+      {
+        class: "panel auth",
+        id: `${kind}-form`,
+        onsubmit: async (ev) => {
+          ev.preventDefault();
+          err.textContent = "";
+          submit.disabled = true;
+          try {
+            const r = await api("POST", kind === "signup" ? "/api/signup" : "/api/login", { name: name.value.trim(), password: pass.value });
+            S.user = r.user;
+            renderWho();
+            const next = sessionStorage.getItem("muster-next") || "#/";
+            sessionStorage.removeItem("muster-next");
+            location.hash = next === "#/login" ? "#/" : next;
+          } catch (e) {
+            err.textContent = e.message;
+          } finally {
+            submit.disabled = false;
+          }
+        },
+      },
+      h("h2", {}, kind === "signup" ? "New player" : "Log in"),
+      h("label", {}, "Name", name),
+      kind === "signup" ? h("p", { class: "hint" }, "3 to 24 letters, digits, - or _") : null,
+      h("label", {}, "Password", pass),
+      kind === "signup" ? h("p", { class: "hint" }, "At least 8 characters.") : null,
+      submit,
+      err,
+    );
+  };
+  main().replaceChildren(h("div", { class: "auth-page" }, form("login"), form("signup")));
+  setState("ready");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lobby
+
+function seatsText(renderer, game, seats, my) {
+  return h(
+    "span",
+    { class: "seats" },
+    seats.map((s) =>
+      h(
+        "span",
+        { class: "seat" },
+        sideBadge(renderer, game, s.side),
+        " ",
+        s.player ? (s.side === my ? `${s.player} (you)` : s.player) : s.bot ? `bot, ${s.bot}` : h("em", {}, "open seat"),
+      ),
+    ),
+  );
+}
+
+function statusText(g) {
+  if (g.status === "open") return h("span", { class: "status open" }, "Waiting for a player");
+  if (g.status === "finished") {
+    if (!g.winner) return h("span", { class: "status" }, "Finished");
+    return h("span", { class: `status ${g.winner === g.my_side ? "won" : "lost"}` }, g.winner === g.my_side ? "You won" : `${titleCase(g.winner)} won`);
+  }
+  if (g.my_turn) return h("span", { class: "status yours" }, "Your turn");
+  return h("span", { class: "status" }, g.to_act ? `${titleCase(g.to_act)} to play` : "—");
+}
+
+function gameRow(g, buttons, renderers = {}) {
+  const info = gameInfo(g.game);
+  return h(
+    "tr",
+    { class: g.my_turn ? "my-turn" : "", dataset: { game: g.id } },
+    h("td", {}, h("strong", {}, info ? info.name : g.game), h("br"), h("span", { class: "muted" }, scenarioName(g.game, g.scenario))),
+    h("td", {}, seatsText(renderers[g.game], g.game, g.seats, g.my_side)),
+    h("td", {}, statusText(g)),
+    h("td", { class: "muted nowrap" }, ago(g.updated)),
+    h("td", { class: "nowrap buttons" }, buttons),
+  );
+}
+
+function table(rows, empty) {
+  if (!rows.length) return h("p", { class: "muted empty" }, empty);
+  return h(
+    "table",
+    { class: "games" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Sides"), h("th", {}, "Status"), h("th", {}, "Updated"), h("th", {}, ""))),
+    h("tbody", {}, rows),
+  );
+}
+
+async function rematch(id) {
+  try {
+    const r = await api("POST", `/api/games/${encodeURIComponent(id)}/rematch`);
+    location.hash = `#/game/${r.id}`;
+  } catch (e) {
+    flash(e.message, "error");
+  }
+}
+
+async function lobbyPage() {
+  const lobby = await api("GET", "/api/lobby");
+  const shown = new Set([...lobby.mine, ...lobby.open, ...lobby.finished].map((g) => g.game));
+  const renderers = {};
+  await Promise.all([...shown].map(async (g) => (renderers[g] = await loadRenderer(g))));
+  const mine = lobby.mine.slice().sort((a, b) => Number(b.my_turn) - Number(a.my_turn) || b.updated - a.updated);
+  const intro = S.user
+    ? null
+    : h("section", { class: "panel welcome" }, h("h2", {}, "Welcome to Muster"), h("p", {}, "Board wargames of the American Revolution, played in the browser against a friend or a computer opponent. ", h("a", { href: "#/login" }, "Log in or create an account"), " to start a game."));
+  const games = h(
+    "section",
+    { class: "panel" },
+    h("h2", {}, "Games in the catalogue"),
+    h(
+      "ul",
+      { class: "catalog" },
+      S.catalog.games.map((g) =>
+        h("li", {}, h("strong", {}, g.name), " — ", g.scenarios.map((s) => s.name).join(", "), " · ", h("a", { href: `#/rules/${g.id}` }, "rules summary")),
+      ),
+    ),
+  );
+  main().replaceChildren(
+    h(
+      "div",
+      { class: "lobby" },
+      intro,
+      S.user
+        ? h(
+            "section",
+            { class: "panel", id: "my-games" },
+            h("div", { class: "panel-head" }, h("h2", {}, "My games"), h("a", { class: "button primary", href: "#/new", id: "new-game" }, "New game")),
+            table(
+              mine.map((g) => gameRow(g, [h("a", { class: "button", href: `#/game/${g.id}` }, g.my_turn ? "Play" : "Open")], renderers)),
+              "No games yet: start one.",
+            ),
+          )
+        : null,
+      h(
+        "section",
+        { class: "panel", id: "open-games" },
+        h("h2", {}, "Open games"),
+        table(
+          lobby.open.map((g) =>
+            gameRow(g, [
+              h("button", { onclick: () => (S.user ? join(g.id, null) : needLogin()) }, "Join"),
+              h("a", { class: "button", href: `#/game/${g.id}` }, "Watch"),
+            ], renderers),
+          ),
+          "No game is waiting for a player.",
+        ),
+      ),
+      S.user
+        ? h(
+            "section",
+            { class: "panel", id: "finished-games" },
+            h("h2", {}, "Finished games"),
+            table(
+              lobby.finished.map((g) =>
+                gameRow(g, [h("a", { class: "button", href: `#/replay/${g.id}` }, "Replay"), h("button", { onclick: () => rematch(g.id) }, "Rematch")], renderers),
+              ),
+              "None yet.",
+            ),
+          )
+        : null,
+      games,
+    ),
+  );
+  setState("ready");
+  const timer = setInterval(async () => {
+    if (document.hidden) return;
+    try {
+      const fresh = await api("GET", "/api/lobby");
+      if (JSON.stringify(fresh) !== JSON.stringify(lobby) && S.page && S.page.kind === "lobby") lobbyPage();
+    } catch (e) {
+      /* the next tick tries again */
+    }
+  }, 10000);
+  S.page = { kind: "lobby", cleanup: () => clearInterval(timer) };
+}
+
+async function join(id, invite) {
+  try {
+    await api("POST", `/api/games/${encodeURIComponent(id)}/join`, { invite: invite || null });
+    location.hash = `#/game/${id}`;
+  } catch (e) {
+    if (e.kind === "already_seated") location.hash = `#/game/${id}`;
+    else flash(e.message, "error");
+  }
+}
+
+async function joinPage(id, invite) {
+  if (needLogin()) return;
+  main().replaceChildren(h("section", { class: "panel" }, h("p", {}, "Joining the game…")));
+  await join(id, invite);
+}
+
+// ---------------------------------------------------------------------------------------------
+// New game
+
+async function newGamePage() {
+  if (needLogin()) return;
+  const saved = JSON.parse(localStorage.getItem("muster-new") || "{}");
+  const games = S.catalog.games;
+  const levels = S.catalog.levels || [];
+  const gameSel = h("select", { name: "game", id: "new-game-game" }, games.map((g) => h("option", { value: g.id }, g.name)));
+  const scenarioSel = h("select", { name: "scenario", id: "new-game-scenario" });
+  const scenarioHelp = h("p", { class: "hint" });
+  const optionsBox = h("div", { class: "options" });
+  const sideSel = h("select", { name: "side", id: "new-game-side" });
+  const levelSel = h("select", { name: "level", id: "new-game-level" }, levels.map((l) => h("option", { value: l.id, title: l.description }, `${titleCase(l.id)} — ${l.description}`)));
+  const oppBot = h("input", { type: "radio", name: "opponent", value: "bot", id: "opp-bot", checked: true });
+  const oppHuman = h("input", { type: "radio", name: "opponent", value: "human", id: "opp-human" });
+  const err = h("p", { class: "form-error", role: "alert" });
+  const submit = h("button", { type: "submit", class: "primary", id: "new-game-submit" }, "Start the game");
+  if (saved.game && games.some((g) => g.id === saved.game)) gameSel.value = saved.game;
+  if (saved.level) levelSel.value = saved.level;
+  if (saved.opponent === "human") oppHuman.checked = true;
+
+  const fill = () => {
+    const g = games.find((x) => x.id === gameSel.value) || games[0];
+    scenarioSel.replaceChildren(...g.scenarios.map((s) => h("option", { value: s.id }, s.name)));
+    if (saved.scenario && g.scenarios.some((s) => s.id === saved.scenario)) scenarioSel.value = saved.scenario;
+    sideSel.replaceChildren(...g.sides.map((s) => h("option", { value: s }, titleCase(s))));
+    if (saved.side && g.sides.includes(saved.side)) sideSel.value = saved.side;
+    optionsBox.replaceChildren(
+      ...(g.options || []).map((o) =>
+        h(
+          "label",
+          {},
+          titleCase(o.id),
+          h("select", { name: `option-${o.id}`, dataset: { option: o.id } }, o.values.map((v) => h("option", { value: v, selected: v === o.default }, v))),
+          h("span", { class: "hint" }, o.description),
+        ),
+      ),
+    );
+    showScenario();
+  };
+  const showScenario = () => {
+    const g = games.find((x) => x.id === gameSel.value) || games[0];
+    const s = g.scenarios.find((x) => x.id === scenarioSel.value);
+    scenarioHelp.textContent = s ? s.description : "";
+  };
+  const toggleLevel = () => (levelSel.disabled = !oppBot.checked);
+  gameSel.addEventListener("change", fill);
+  scenarioSel.addEventListener("change", showScenario);
+  oppBot.addEventListener("change", toggleLevel);
+  oppHuman.addEventListener("change", toggleLevel);
+
+  const form = h(
+    "form",
+    {
+      class: "panel new-game",
+      id: "new-game-form",
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        err.textContent = "";
+        submit.disabled = true;
+        const options = {};
+        for (const sel of $$("select[data-option]", optionsBox)) options[sel.dataset.option] = sel.value;
+        const body = {
+          game: gameSel.value,
+          scenario: scenarioSel.value,
+          options,
+          side: sideSel.value,
+          opponent: oppBot.checked ? "bot" : "human",
+          level: oppBot.checked ? levelSel.value : null,
+        };
+        localStorage.setItem("muster-new", JSON.stringify({ game: body.game, scenario: body.scenario, side: body.side, opponent: body.opponent, level: levelSel.value }));
+        try {
+          const r = await api("POST", "/api/games", body);
+          if (r.invite) localStorage.setItem(`muster-invite-${r.id}`, r.invite);
+          location.hash = `#/game/${r.id}`;
+        } catch (e) {
+          err.textContent = e.message;
+        } finally {
+          submit.disabled = false;
+        }
+      },
+    },
+    h("h2", {}, "New game"),
+    h("label", {}, "Game", gameSel),
+    h("label", {}, "Scenario", scenarioSel),
+    scenarioHelp,
+    optionsBox,
+    h("label", {}, "Your side", sideSel),
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, "Opponent"),
+      h("label", { class: "inline" }, oppBot, " The computer"),
+      levelSel,
+      h("label", { class: "inline" }, oppHuman, " A friend (you get an invite link to send)"),
+    ),
+    submit,
+    err,
+  );
+  fill();
+  toggleLevel();
+  main().replaceChildren(form);
+  setState("ready");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The log: plain words with rule sections, dice shown, filterable.
+
+function diceText(text) {
+  // Dice numbers after "roll", "rolls" or "rolled" are drawn as dice faces.
+  const out = [];
+  const re = /(\brolls?|\brolled)(\s+)(\d)\b(?:(\s+and\s+)(\d)\b)?/gi;
+  let last = 0;
+  let m;
+  while ((m = re.exec(text))) {
+    out.push(text.slice(last, m.index), m[1], m[2], die(m[3]));
+    if (m[4]) out.push(m[4], die(m[5]));
+    last = re.lastIndex;
+  }
+  out.push(text.slice(last));
+  return out;
+}
+
+function die(n) {
+  const faces = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+  return h("span", { class: "die", title: `die: ${n}`, "aria-label": `die ${n}` }, h("span", { class: "pips", "aria-hidden": "true" }, faces[Number(n) - 1] || ""), n);
+}
+
+function logView(opts) {
+  // opts: { renderer, onSection(section) }. Returns { el, update(entries, upto?) }.
+  const filter = { text: "", section: "", dice: false };
+  const text = h("input", { type: "search", placeholder: "Filter the log", "aria-label": "Filter the log", id: "log-filter" });
+  const section = h("select", { "aria-label": "Rule section", id: "log-section" }, h("option", { value: "" }, "All sections"));
+  const dice = h("input", { type: "checkbox", id: "log-dice" });
+  const list = h("ol", { class: "log", id: "log" });
+  const el = h("div", { class: "log-box" }, h("div", { class: "log-filters" }, text, section, h("label", { class: "inline" }, dice, " dice")), list);
+  let entries = [];
+  let seen = 0;
+  let mark = null;
+  const apply = () => {
+    const stick = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    list.replaceChildren();
+    entries.forEach((e, i) => {
+      // An entry that starts a turn (or a player's half of it) heads the entries after it.
+      const t = opts.renderer && opts.renderer.turnOf ? opts.renderer.turnOf(e) : null;
+      const head = t !== null && t !== undefined;
+      const top = String(e.section || "").split(".")[0];
+      if (filter.section && top !== filter.section) return;
+      if (filter.dice && !e.chance) return;
+      if (filter.text && !`${e.text} §${e.section}`.toLowerCase().includes(filter.text)) return;
+      list.append(
+        h(
+          "li",
+          {
+            class: ["entry", head ? "turn-head" : "", e.chance ? "chance" : "", !opts.still && i >= seen && seen > 0 ? "fresh" : "", mark === i ? "current" : "", e.audience && e.audience !== "all" ? "private" : ""].join(" "),
+            dataset: { index: i },
+          },
+          e.section ? h("button", { class: "sec", title: "Show this rule", onclick: () => opts.onSection && opts.onSection(e.section) }, `§${e.section}`) : null,
+          h("span", { class: "text" }, e.chance ? diceText(e.text) : e.text),
+          e.audience && e.audience !== "all" ? h("span", { class: "lock", title: "Only you see this" }, " (private)") : null,
+        ),
+      );
+    });
+    if (!list.children.length) list.append(h("li", { class: "muted empty" }, entries.length ? "Nothing matches the filter." : "Nothing has happened yet."));
+    if (mark !== null) {
+      const cur = $(".current", list);
+      if (cur) cur.scrollIntoView({ block: "nearest" });
+    } else if (stick) list.scrollTop = list.scrollHeight;
+  };
+  text.addEventListener("input", () => {
+    filter.text = text.value.trim().toLowerCase();
+    apply();
+  });
+  section.addEventListener("change", () => {
+    filter.section = section.value;
+    apply();
+  });
+  dice.addEventListener("change", () => {
+    filter.dice = dice.checked;
+    apply();
+  });
+  return {
+    el,
+    update(next, current = null) {
+      const first = entries.length === 0;
+      seen = first ? next.length : entries.length;
+      entries = next;
+      mark = current;
+      const tops = Array.from(new Set(next.map((e) => String(e.section || "").split(".")[0]).filter(Boolean))).sort((a, b) => Number(a) - Number(b));
+      const keep = section.value;
+      section.replaceChildren(h("option", { value: "" }, "All sections"), ...tops.map((t) => h("option", { value: t }, `§${t}`)));
+      section.value = tops.includes(keep) ? keep : "";
+      apply();
+      if (first) list.scrollTop = list.scrollHeight;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules panel
+
+function rulesView(renderer, gameId) {
+  const info = gameInfo(gameId);
+  if (!renderer || !renderer.rules || !renderer.rules.length) {
+    return h("div", { class: "rules" }, h("p", { class: "muted" }, `No rules summary for ${info ? info.name : gameId} yet.`));
+  }
+  return h(
+    "div",
+    { class: "rules" },
+    renderer.rules.map((r) =>
+      h(
+        "section",
+        { class: `rule depth-${String(r.section).split(".").length}`, id: `rule-${r.section}`, dataset: { section: r.section } },
+        h("h3", {}, h("span", { class: "secno" }, `§${r.section}`), " ", r.title),
+        (Array.isArray(r.text) ? r.text : [r.text]).map((p) => h("p", {}, p)),
+      ),
+    ),
+  );
+}
+
+function showRule(container, section) {
+  let s = String(section);
+  while (s) {
+    const el = container.querySelector(`[data-section="${CSS.escape(s)}"]`);
+    if (el) {
+      $$(".rule.flash", container).forEach((x) => x.classList.remove("flash"));
+      el.classList.add("flash");
+      el.scrollIntoView({ block: "start" });
+      return true;
+    }
+    s = s.includes(".") ? s.slice(0, s.lastIndexOf(".")) : "";
+  }
+  return false;
+}
+
+async function rulesPage(gameId) {
+  const info = gameInfo(gameId);
+  if (!info) return notFound();
+  const renderer = await loadRenderer(gameId);
+  const rules = rulesView(renderer, gameId);
+  main().replaceChildren(
+    h(
+      "section",
+      { class: "panel rules-page" },
+      h("h2", {}, `${info.name}: rules summary`),
+      h("p", { class: "muted" }, "A summary in Muster's own words, by section; the printed rulebook is the authority. Section numbers are those Muster uses in prompts and in the log."),
+      renderer && renderer.rules
+        ? h("nav", { class: "toc" }, renderer.rules.filter((r) => !String(r.section).includes(".")).map((r) => h("a", { href: `#/rules/${gameId}`, onclick: (ev) => (ev.preventDefault(), showRule(rules, r.section)) }, `§${r.section} ${r.title}`)))
+        : null,
+      rules,
+    ),
+  );
+  setState("ready");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The game page
+
+const ENTER_FALLBACK = ["end", "pass", "done", "commit", "confirm"];
+
+async function gamePage(id) {
+  const eid = encodeURIComponent(id);
+  let [game, board] = await Promise.all([api("GET", `/api/games/${eid}`), api("GET", `/api/games/${eid}/board`).catch(() => null)]);
+  const renderer = await loadRenderer(game.game);
+  const info = gameInfo(game.game);
+  const P = { kind: "game", id, game, board, renderer, busy: false, pending: null, ws: null, closed: false, retry: 0, timer: null, zoom: 1 };
+
+  // Layout
+  const prompt = h("div", { class: "prompt", id: "prompt" });
+  const actions = h("div", { class: "actions", id: "actions" });
+  const confirmBar = h("div", { class: "confirm", id: "confirm", hidden: true });
+  const boardBox = h("div", { class: "board", id: "board" });
+  const boardWrap = h("div", { class: "board-wrap" }, boardBox);
+  const zoom = h(
+    "div",
+    { class: "zoom" },
+    h("span", { class: "board-hint" }, "Click a highlighted hex or counter to act."),
+    h("button", { title: "Zoom out", "aria-label": "Zoom out", onclick: () => setZoom(P.zoom / 1.25) }, "−"),
+    h("button", { title: "Fit", "aria-label": "Fit the board", onclick: () => setZoom(1) }, "Fit"),
+    h("button", { title: "Zoom in", "aria-label": "Zoom in", onclick: () => setZoom(P.zoom * 1.25) }, "+"),
+  );
+  const banner = h("div", { class: "banner", id: "banner", hidden: true });
+  const seats = h("div", { class: "seats-panel", id: "seats" });
+  const tracks = h("div", { class: "tracks", id: "tracks" });
+  const log = logView({ renderer, onSection: (s) => openRules(s) });
+  const rules = rulesView(renderer, game.game);
+  const tabLog = h("button", { class: "tab current", id: "tab-log", onclick: () => tab("log") }, "Log");
+  const tabRules = h("button", { class: "tab", id: "tab-rules", onclick: () => tab("rules") }, "Rules");
+  const tabKeys = h("button", { class: "tab", id: "tab-keys", onclick: () => tab("keys") }, "Keys");
+  const logPane = h("div", { class: "pane", id: "pane-log" }, log.el);
+  const rulesPane = h("div", { class: "pane", id: "pane-rules", hidden: true }, rules);
+  const keysPane = h("div", { class: "pane", id: "pane-keys", hidden: true });
+  const conn = h("span", { class: "conn", id: "conn", title: "Live updates" }, "●");
+  const title = h("div", { class: "game-title" }, h("strong", {}, info ? info.name : game.game), " · ", scenarioName(game.game, game.scenario), " ", conn);
+
+  main().replaceChildren(
+    h(
+      "div",
+      { class: "game-page" },
+      h("section", { class: "play" }, h("div", { class: "promptbar" }, title, prompt, actions, confirmBar), banner, h("div", { class: "board-area" }, renderer ? zoom : null, boardWrap)),
+      h("aside", { class: "sidebar" }, seats, tracks, h("div", { class: "tabs", role: "tablist" }, tabLog, tabRules, tabKeys), logPane, rulesPane, keysPane),
+    ),
+  );
+
+  function tab(which) {
+    for (const [b, p, n] of [[tabLog, logPane, "log"], [tabRules, rulesPane, "rules"], [tabKeys, keysPane, "keys"]]) {
+      b.classList.toggle("current", n === which);
+      p.hidden = n !== which;
+    }
+  }
+  function openRules(section) {
+    tab("rules");
+    showRule(rulesPane, section);
+  }
+  function setZoom(z) {
+    P.zoom = Math.min(4, Math.max(1, z));
+    boardBox.style.width = `${P.zoom * 100}%`;
+    render();
+  }
+
+  const myTurn = () => P.game.status === "active" && P.game.my_side && P.game.to_act === P.game.my_side && P.game.legal.length > 0;
+
+  function irreversible(action) {
+    const list = (renderer && renderer.irreversible) || [];
+    return list.includes(verbOf(action));
+  }
+  function labelOf(action) {
+    const l = P.game.legal.find((x) => x.action === action);
+    return l ? l.label : action;
+  }
+
+  // Acting: irreversible actions wait for a confirmation first.
+  function choose(list, ev) {
+    if (!myTurn() || P.busy) return;
+    const legal = list.filter((a) => P.game.legal.some((l) => l.action === a));
+    if (!legal.length) return;
+    if (legal.length === 1) return request(legal[0]);
+    // Several actions on one target: a small menu.
+    closeMenu();
+    const menu = h(
+      "div",
+      { class: "menu", id: "target-menu", role: "menu" },
+      legal.map((a, i) => h("button", { role: "menuitem", dataset: { action: a }, onclick: () => (closeMenu(), request(a)) }, `${i + 1}. ${labelOf(a)}`)),
+      h("button", { class: "cancel", onclick: closeMenu }, "Cancel"),
+    );
+    document.body.append(menu);
+    const x = ev && ev.clientX !== undefined ? ev.clientX : window.innerWidth / 2;
+    const y = ev && ev.clientY !== undefined ? ev.clientY : window.innerHeight / 2;
+    menu.style.left = `${Math.min(x, window.innerWidth - menu.offsetWidth - 8)}px`;
+    menu.style.top = `${Math.min(y, window.innerHeight - menu.offsetHeight - 8)}px`;
+    P.menu = { el: menu, list: legal };
+  }
+  function closeMenu() {
+    if (P.menu) P.menu.el.remove();
+    P.menu = null;
+  }
+  function request(action) {
+    if (irreversible(action)) {
+      P.pending = action;
+      renderConfirm();
+    } else send(action);
+  }
+  function renderConfirm() {
+    if (!P.pending) {
+      confirmBar.hidden = true;
+      confirmBar.replaceChildren();
+      return;
+    }
+    confirmBar.hidden = false;
+    confirmBar.replaceChildren(
+      h("span", { class: "confirm-text" }, h("strong", {}, labelOf(P.pending)), " — this cannot be taken back."),
+      h("button", { class: "primary", id: "confirm-yes", onclick: () => { const a = P.pending; P.pending = null; renderConfirm(); send(a); } }, "Confirm ", h("kbd", {}, "Enter")),
+      h("button", { id: "confirm-no", onclick: () => { P.pending = null; renderConfirm(); } }, "Cancel ", h("kbd", {}, "Esc")),
+    );
+    $("#confirm-yes").focus();
+  }
+  async function send(action) {
+    if (P.busy) return;
+    P.busy = true;
+    document.body.dataset.busy = "1";
+    try {
+      P.game = await api("POST", `/api/games/${eid}/act`, { action, version: P.game.version });
+      render();
+    } catch (e) {
+      if (e.kind === "stale") {
+        flash("The game moved on meanwhile: here is the latest position.");
+        await refresh();
+      } else flash(e.message, "error");
+    } finally {
+      P.busy = false;
+      delete document.body.dataset.busy;
+      updateState();
+    }
+  }
+  async function undo() {
+    if (P.busy || !P.game.can_undo) return;
+    P.busy = true;
+    try {
+      P.game = await api("POST", `/api/games/${eid}/undo`, { version: P.game.version });
+      P.pending = null;
+      render();
+    } catch (e) {
+      if (e.kind === "stale") await refresh();
+      else flash(e.message, "error");
+    } finally {
+      P.busy = false;
+      updateState();
+    }
+  }
+  async function refresh() {
+    try {
+      const g = await api("GET", `/api/games/${eid}`);
+      if (g.version !== P.game.version || g.status !== P.game.status) {
+        P.game = g;
+        if (P.pending && !g.legal.some((l) => l.action === P.pending)) P.pending = null;
+        render();
+      }
+    } catch (e) {
+      flash(e.message, "error");
+    }
+  }
+
+  // Buttons: actions that have no target on the board come first and get number keys; those
+  // on the board are listed too (folded) so that every choice can be made without the map.
+  function shortcutFor(verbs) {
+    for (const v of verbs) {
+      const a = P.game.legal.find((l) => verbOf(l.action) === v || l.action === v);
+      if (a) return a.action;
+    }
+    return null;
+  }
+  function enterAction() {
+    const keys = (renderer && renderer.shortcuts) || {};
+    const fromRenderer = keys.Enter ? shortcutFor(keys.Enter) : null;
+    if (fromRenderer) return fromRenderer;
+    if (P.game.legal.length === 1) return P.game.legal[0].action;
+    return shortcutFor(ENTER_FALLBACK);
+  }
+  function renderActions(onBoard) {
+    actions.replaceChildren();
+    if (!myTurn()) return;
+    const enter = enterAction();
+    const primary = P.game.legal.filter((l) => !onBoard.has(l.action));
+    const mapped = P.game.legal.filter((l) => onBoard.has(l.action));
+    const keys = (renderer && renderer.shortcuts) || {};
+    const keyOf = (a) => Object.entries(keys).find(([k, verbs]) => k !== "Enter" && verbs.includes(verbOf(a)));
+    P.numbered = primary.slice(0, 9).map((l) => l.action);
+    primary.forEach((l, i) => {
+      const k = keyOf(l.action);
+      actions.append(
+        h(
+          "button",
+          { class: ["act", l.action === enter ? "primary" : "", irreversible(l.action) ? "final" : ""].join(" "), dataset: { action: l.action }, onclick: (ev) => choose([l.action], ev), title: l.action },
+          i < 9 ? h("kbd", {}, String(i + 1)) : null,
+          " ",
+          l.label,
+          l.action === enter ? h("kbd", { class: "after" }, "Enter") : k ? h("kbd", { class: "after" }, k[0]) : null,
+        ),
+      );
+    });
+    if (mapped.length) {
+      actions.append(
+        h(
+          "details",
+          { class: "on-map" },
+          h("summary", {}, `${mapped.length} choice${mapped.length > 1 ? "s" : ""} on the map`),
+          h("div", { class: "map-list" }, mapped.map((l) => h("button", { class: "act small", dataset: { action: l.action }, onclick: (ev) => choose([l.action], ev) }, l.label))),
+        ),
+      );
+    }
+    if (P.game.can_undo) actions.append(h("button", { class: "undo", id: "undo", onclick: undo, title: "Take back your last decision" }, "↶ Undo ", h("kbd", {}, "u")));
+  }
+
+  function renderPrompt() {
+    const g = P.game;
+    const who = g.to_act ? sideBadge(renderer, g.game, g.to_act) : null;
+    let text = g.prompt ? g.prompt.text : "";
+    if (g.status === "open") text = "Waiting for an opponent to join.";
+    put(
+      prompt,
+      who,
+      " ",
+      h("span", { class: "prompt-text" }, text),
+      g.prompt && g.prompt.section ? h("button", { class: "sec", title: "Show this rule", onclick: () => openRules(g.prompt.section) }, `§${g.prompt.section}`) : null,
+      g.status === "active" && !myTurn() && g.my_side ? h("span", { class: "waiting" }, " — waiting for the other side") : null,
+    );
+  }
+
+  function renderBanner() {
+    const g = P.game;
+    banner.hidden = true;
+    banner.className = "banner";
+    if (g.outcome) {
+      const vp = Object.entries(g.outcome.vp || {}).map(([s, v]) => `${titleCase(s)} ${v}`).join(", ");
+      banner.hidden = false;
+      banner.classList.add(g.outcome.winner && g.outcome.winner === g.my_side ? "won" : "over");
+      banner.replaceChildren(
+        h("span", { class: "grow" }, h("strong", {}, g.outcome.winner ? `${titleCase(g.outcome.winner)} victory` : "Drawn game"), vp ? ` — VP ${vp}. ` : ". ", g.outcome.reason || ""),
+        h("span", { class: "buttons" }, h("a", { class: "button", href: `#/replay/${id}` }, "Replay"), g.my_side ? h("button", { onclick: () => rematch(id) }, "Rematch") : null, h("a", { class: "button", href: "#/" }, "Lobby")),
+      );
+    } else if (g.status === "open") {
+      const invite = localStorage.getItem(`muster-invite-${id}`);
+      const link = invite ? `${location.origin}/#/join/${id}/${invite}` : null;
+      banner.hidden = false;
+      banner.classList.add("open");
+      banner.replaceChildren(
+        h("strong", {}, "Waiting for an opponent. "),
+        link
+          ? h("span", {}, "Send this invite link: ", h("input", { class: "invite", readonly: true, value: link, onclick: (ev) => ev.target.select() }), h("button", { onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => flash("Invite link copied.")) }, "Copy"))
+          : g.my_side
+            ? "The game is listed among the open games."
+            : h("button", { class: "primary", onclick: () => (S.user ? join(id, null) : needLogin()) }, "Join this game"),
+      );
+    } else if (!g.my_side) {
+      banner.hidden = false;
+      banner.classList.add("spectator");
+      banner.replaceChildren("You are watching this game.");
+    }
+  }
+
+  function renderSeats() {
+    const g = P.game;
+    seats.replaceChildren(
+      ...g.seats.map((s) =>
+        h(
+          "div",
+          { class: ["seat-row", g.to_act === s.side && g.status === "active" ? "to-act" : "", s.side === g.my_side ? "mine" : ""].join(" ") },
+          sideBadge(renderer, g.game, s.side),
+          h("span", { class: "player" }, s.player ? s.player : s.bot ? `Computer (${s.bot})` : "open seat", s.side === g.my_side ? " (you)" : ""),
+          g.to_act === s.side && g.status === "active" ? h("span", { class: "turn-mark", title: "To play" }, "◀ to play") : null,
+        ),
+      ),
+    );
+  }
+
+  function renderTracks() {
+    const rows = renderer && renderer.tracks && P.board ? renderer.tracks(P.board, P.game) : [];
+    tracks.replaceChildren(
+      ...rows.map((r) =>
+        h(
+          "div",
+          { class: "track-row" },
+          h("span", { class: "track-label" }, r.side ? sideBadge(renderer, P.game.game, r.side, r.label) : r.label),
+          r.max ? h("span", { class: "track" }, Array.from({ length: r.max }, (_, i) => h("span", { class: ["cell", i + 1 === r.value ? "on" : "", i + 1 < r.value ? "past" : "", r.goal === i + 1 ? "goal" : ""].join(" "), title: String(i + 1) }, String(i + 1)))) : null,
+          h("span", { class: "track-value" }, r.text !== undefined ? r.text : String(r.value)),
+        ),
+      ),
+    );
+  }
+
+  function renderKeys() {
+    const keys = (renderer && renderer.shortcuts) || {};
+    keysPane.replaceChildren(
+      h(
+        "dl",
+        { class: "keys" },
+        h("dt", {}, h("kbd", {}, "1"), "–", h("kbd", {}, "9")),
+        h("dd", {}, "the numbered buttons"),
+        h("dt", {}, h("kbd", {}, "Enter")),
+        h("dd", {}, "confirm, or the highlighted button (", (keys.Enter || ENTER_FALLBACK).join(", "), ")"),
+        h("dt", {}, h("kbd", {}, "Esc")),
+        h("dd", {}, "cancel a confirmation or a menu"),
+        h("dt", {}, h("kbd", {}, "u")),
+        h("dd", {}, "undo your last decision, where the rules allow it"),
+        Object.entries(keys)
+          .filter(([k]) => k !== "Enter")
+          .map(([k, verbs]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, verbs.join(", "))]),
+        h("dt", {}, "click"),
+        h("dd", {}, "a highlighted hex or counter on the map"),
+      ),
+    );
+  }
+
+  function renderBoard() {
+    let onBoard = new Set();
+    if (renderer && renderer.render && P.board) {
+      try {
+        const r = renderer.render(boardBox, P.board, P.game, {
+          interactive: myTurn(),
+          choose: (list, ev) => choose(list, ev),
+          label: labelOf,
+          sideLook: (side) => sideLook(renderer, P.game.game, side),
+        });
+        if (r && r.targets) onBoard = r.targets;
+      } catch (e) {
+        boardBox.replaceChildren(h("p", { class: "error" }, `The board could not be drawn: ${e.message}`));
+      }
+    } else {
+      boardBox.replaceChildren(h("div", { class: "no-board" }, h("p", {}, "This game has no board drawing yet; play with the buttons above."), h("pre", {}, JSON.stringify(P.game.view, null, 1))));
+    }
+    return onBoard;
+  }
+
+  function updateState() {
+    const g = P.game;
+    const state = g.status === "finished" ? "over" : g.status === "open" ? "open" : !g.my_side ? "spectating" : myTurn() ? "my-turn" : "waiting";
+    setState(state, { version: g.version, actions: g.actions === undefined ? "" : g.actions, game: g.game, log: g.log.length });
+  }
+
+  function render() {
+    closeMenu();
+    if (P.pending && !P.game.legal.some((l) => l.action === P.pending)) P.pending = null;
+    const onBoard = renderBoard();
+    renderPrompt();
+    renderActions(onBoard);
+    renderConfirm();
+    renderBanner();
+    renderSeats();
+    renderTracks();
+    log.update(P.game.log);
+    document.title = `${myTurn() ? "▶ " : ""}${info ? info.name : P.game.game} — Muster`;
+    updateState();
+  }
+
+  // Keyboard shortcuts
+  function onKey(ev) {
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key === "Escape") {
+      if (P.menu) closeMenu();
+      else if (P.pending) {
+        P.pending = null;
+        renderConfirm();
+      }
+      return;
+    }
+    if (P.menu && /^[1-9]$/.test(ev.key)) {
+      const a = P.menu.list[Number(ev.key) - 1];
+      if (a) {
+        closeMenu();
+        request(a);
+      }
+      ev.preventDefault();
+      return;
+    }
+    if (ev.key === "Enter") {
+      if (ev.target.closest && ev.target.closest("button, a, summary")) return; // the focused control acts
+      if (P.pending) {
+        const a = P.pending;
+        P.pending = null;
+        renderConfirm();
+        send(a);
+      } else if (myTurn()) {
+        const a = enterAction();
+        if (a) request(a);
+      }
+      ev.preventDefault();
+      return;
+    }
+    if (ev.key === "u" || ev.key === "U") {
+      undo();
+      return;
+    }
+    if (!myTurn()) return;
+    if (/^[1-9]$/.test(ev.key)) {
+      const a = (P.numbered || [])[Number(ev.key) - 1];
+      if (a) request(a);
+      return;
+    }
+    const keys = (renderer && renderer.shortcuts) || {};
+    if (keys[ev.key]) {
+      const a = shortcutFor(keys[ev.key]);
+      if (a) request(a);
+    }
+  }
+  document.addEventListener("keydown", onKey);
+  // A new width may call for another layout of the board.
+  let resizeTimer = null;
+  let lastWidth = boardBox.clientWidth;
+  const onResize = () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      if (Math.abs(boardBox.clientWidth - lastWidth) < 2) return;
+      lastWidth = boardBox.clientWidth;
+      render();
+    }, 150);
+  };
+  window.addEventListener("resize", onResize);
+
+  // Live updates over the WebSocket, reconnecting with backoff; any update means a refetch.
+  function connect() {
+    if (P.closed) return;
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${eid}/ws`);
+    P.ws = ws;
+    ws.onopen = () => {
+      P.retry = 0;
+      conn.className = "conn live";
+      conn.title = "Live updates: connected";
+    };
+    ws.onmessage = (m) => {
+      let msg = null;
+      try {
+        msg = JSON.parse(m.data);
+      } catch (e) {
+        return;
+      }
+      if (msg && msg.type === "update" && msg.version !== P.game.version && !P.busy) refresh();
+      else if (msg && msg.type === "update" && P.busy) setTimeout(refresh, 300);
+    };
+    ws.onclose = () => {
+      conn.className = "conn down";
+      conn.title = "Live updates: reconnecting…";
+      if (P.closed) return;
+      const delay = Math.min(15000, 500 * 2 ** P.retry) * (0.75 + Math.random() / 2);
+      P.retry += 1;
+      P.timer = setTimeout(() => {
+        refresh();
+        connect();
+      }, delay);
+    };
+    ws.onerror = () => ws.close();
+  }
+  connect();
+
+  P.cleanup = () => {
+    P.closed = true;
+    clearTimeout(P.timer);
+    if (P.ws) P.ws.close();
+    closeMenu();
+    document.removeEventListener("keydown", onKey);
+    window.removeEventListener("resize", onResize);
+    clearTimeout(resizeTimer);
+  };
+  S.page = P;
+  renderKeys();
+  render();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replay viewer for finished games. With `GET /api/games/<id>/replay` (the view after each
+// action), every step shows its board; without it, the viewer steps through the log and the
+// record while the board shows the final position.
+
+async function replayPage(id) {
+  const eid = encodeURIComponent(id);
+  const game = await api("GET", `/api/games/${eid}`);
+  const info = gameInfo(game.game);
+  if (game.status !== "finished") {
+    main().replaceChildren(h("section", { class: "panel" }, h("h2", {}, "Replay"), h("p", {}, "Replays open once a game is over. "), h("a", { class: "button", href: `#/game/${id}` }, "Back to the game")));
+    setState("ready");
+    return;
+  }
+  const [board, record, renderer] = await Promise.all([api("GET", `/api/games/${eid}/board`).catch(() => null), api("GET", `/api/games/${eid}/record`).catch(() => null), loadRenderer(game.game)]);
+  let steps = null;
+  try {
+    const r = await api("GET", `/api/games/${eid}/replay`);
+    if (r && Array.isArray(r.steps) && r.steps.length) steps = r.steps;
+  } catch (e) {
+    steps = null;
+  }
+  const byViews = !!steps;
+  // Without views, a step is a log entry.
+  const count = byViews ? steps.length : game.log.length;
+  let at = count - 1;
+
+  const boardBox = h("div", { class: "board", id: "board" });
+  const slider = h("input", { type: "range", min: 0, max: Math.max(0, count - 1), value: at, id: "replay-slider", "aria-label": "Step" });
+  const pos = h("span", { class: "replay-pos", id: "replay-pos" });
+  const turnSel = h("select", { id: "replay-turn", "aria-label": "Jump to a turn" }, h("option", { value: "" }, "Jump to turn…"));
+  const log = logView({ renderer, still: true, onSection: () => {} });
+  const actionsList = h("ol", { class: "record", id: "record" });
+  const note = byViews ? null : h("p", { class: "muted note" }, "This server sends no position per step: the map shows the final position, and the log and the record step forward and back.");
+
+  const entryStep = []; // log index -> step
+  const turns = [];
+  if (byViews) {
+    steps.forEach((s, i) => {
+      if (s.turn !== undefined && !turns.some((t) => t.turn === s.turn)) turns.push({ turn: s.turn, step: i });
+    });
+  } else if (renderer && renderer.turnOf) {
+    game.log.forEach((e, i) => {
+      const t = renderer.turnOf(e);
+      if (t !== null && t !== undefined && !turns.some((x) => x.turn === t)) turns.push({ turn: t, step: i });
+      entryStep.push(i);
+    });
+  }
+  turnSel.append(...turns.map((t) => h("option", { value: t.step }, `Turn ${t.turn}`)));
+  if (record) {
+    actionsList.append(...record.actions.map((a, i) => h("li", { dataset: { index: i } }, sideBadge(renderer, game.game, a.side), " ", h("code", {}, a.action))));
+  }
+
+  function show() {
+    slider.value = at;
+    if (byViews) {
+      const s = steps[at];
+      pos.textContent = `Action ${at} of ${count - 1}`;
+      const g = Object.assign({}, game, { view: s.view, legal: [], log: s.log || game.log.slice(0, s.log_len || 0) });
+      if (renderer && board) renderer.render(boardBox, board, g, { interactive: false, choose: () => {}, label: (a) => a, sideLook: (x) => sideLook(renderer, game.game, x) });
+      log.update(g.log, g.log.length - 1);
+      $$("li", actionsList).forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === at - 1));
+    } else {
+      pos.textContent = `Entry ${at + 1} of ${count}`;
+      log.update(game.log.slice(0, at + 1), at);
+    }
+    setState("ready", { step: at });
+  }
+  const go = (n) => {
+    at = Math.max(0, Math.min(count - 1, n));
+    show();
+  };
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  turnSel.addEventListener("change", () => turnSel.value !== "" && go(Number(turnSel.value)));
+
+  const controls = h(
+    "div",
+    { class: "replay-controls" },
+    h("button", { id: "replay-first", onclick: () => go(0), title: "First (Home)", "aria-label": "First" }, "|◀"),
+    h("button", { id: "replay-back", onclick: () => go(at - 1), title: "Back (←)" }, "◀"),
+    h("button", { id: "replay-forward", onclick: () => go(at + 1), title: "Forward (→)" }, "▶"),
+    h("button", { id: "replay-last", onclick: () => go(count - 1), title: "Last (End)", "aria-label": "Last" }, "▶|"),
+    slider,
+    pos,
+    turns.length ? turnSel : null,
+  );
+  const vp = game.outcome ? Object.entries(game.outcome.vp || {}).map(([s, v]) => `${titleCase(s)} ${v}`).join(", ") : "";
+  main().replaceChildren(
+    h(
+      "div",
+      { class: "game-page replay" },
+      h(
+        "section",
+        { class: "play" },
+        h("div", { class: "promptbar" }, h("div", { class: "game-title" }, h("strong", {}, "Replay: ", info ? info.name : game.game), " · ", scenarioName(game.game, game.scenario)), h("div", { class: "prompt" }, game.outcome ? `${titleCase(game.outcome.winner || "nobody")} won — VP ${vp}. ${game.outcome.reason || ""}` : ""), controls, note),
+        renderer && board ? h("div", { class: "board-area" }, h("div", { class: "board-wrap" }, boardBox)) : h("p", { class: "muted" }, "This game has no board drawing yet."),
+      ),
+      h("aside", { class: "sidebar" }, h("h3", {}, "Log"), log.el, record ? h("details", { class: "record-box" }, h("summary", {}, `Record: ${record.actions.length} actions`), actionsList) : null),
+    ),
+  );
+  if (renderer && board) renderer.render(boardBox, board, Object.assign({}, game, { legal: [] }), { interactive: false, choose: () => {}, label: (a) => a, sideLook: (x) => sideLook(renderer, game.game, x) });
+  const onKey = (ev) => {
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "ArrowLeft") go(at - 1);
+    else if (ev.key === "ArrowRight") go(at + 1);
+    else if (ev.key === "Home") go(0);
+    else if (ev.key === "End") go(count - 1);
+  };
+  document.addEventListener("keydown", onKey);
+  S.page = { kind: "replay", cleanup: () => document.removeEventListener("keydown", onKey) };
+  show();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function start() {
+  try {
+    await loadSession();
+  } catch (e) {
+    main().replaceChildren(h("section", { class: "panel error" }, h("h2", {}, "The server cannot be reached"), h("p", {}, e.message)));
+    return;
+  }
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+document.addEventListener("DOMContentLoaded", start);

@@ -270,6 +270,10 @@ impl Game for Battles {
             None => serde_json::Value::Null,
         }
     }
+
+    fn client_script(&self) -> Option<&'static str> {
+        Some(include_str!("../web/board.js"))
+    }
 }
 
 /// What a side sees: the whole board (nothing is hidden in these battles) but never the dice.
