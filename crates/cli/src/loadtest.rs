@@ -88,13 +88,20 @@ async fn player(base: &str, name: &str) -> Result<Player, String> {
         base: base.to_string(),
         csrf: s["csrf"].as_str().unwrap_or_default().to_string(),
     };
-    p.post("/api/signup", json!({"name": name, "password": "load test password"})).await?;
+    p.post(
+        "/api/signup",
+        json!({"name": name, "password": "load test password"}),
+    )
+    .await?;
     Ok(p)
 }
 
 /// Runs the load test; blocking (it starts its own runtime).
 pub fn run(config: LoadConfig) -> Result<LoadReport, String> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
     runtime.block_on(run_async(config))
 }
 
@@ -112,7 +119,11 @@ async fn run_async(config: LoadConfig) -> Result<LoadReport, String> {
             _pg = Some(pg);
             url
         }
-        other => return Err(format!("--database must be sqlite or postgres, not {other:?}")),
+        other => {
+            return Err(format!(
+                "--database must be sqlite or postgres, not {other:?}"
+            ));
+        }
     };
     let server_config = Config {
         addr: "127.0.0.1:0".parse().map_err(|e| format!("{e}"))?,
@@ -120,10 +131,16 @@ async fn run_async(config: LoadConfig) -> Result<LoadReport, String> {
         secure_cookies: false,
     };
     let st = state(server_config, crate::registry(None)?, crate::bots()).await?;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| e.to_string())?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     tokio::spawn(async move {
-        let _ = axum::serve(listener, app(st).into_make_service_with_connect_info::<SocketAddr>()).await;
+        let _ = axum::serve(
+            listener,
+            app(st).into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await;
     });
     let base = format!("http://{addr}");
     let players = config.players.clamp(1, config.games.max(1));
@@ -139,7 +156,12 @@ async fn run_async(config: LoadConfig) -> Result<LoadReport, String> {
     let mut tasks = Vec::new();
     for g in 0..config.games {
         let p = ps[g % players].clone();
-        let (lat, err, upd, cfg) = (latencies.clone(), errors.clone(), updates.clone(), config.clone());
+        let (lat, err, upd, cfg) = (
+            latencies.clone(),
+            errors.clone(),
+            updates.clone(),
+            config.clone(),
+        );
         tasks.push(tokio::spawn(async move {
             play_one(p, addr, g, cfg, deadline, lat, err, upd).await;
         }));
@@ -150,7 +172,13 @@ async fn run_async(config: LoadConfig) -> Result<LoadReport, String> {
     let seconds = start.elapsed().as_secs_f64();
     let mut lat = latencies.lock().map_err(|e| e.to_string())?.clone();
     lat.sort_by(|a, b| a.total_cmp(b));
-    let pct = |q: f64| if lat.is_empty() { 0.0 } else { lat[((lat.len() - 1) as f64 * q).round() as usize] };
+    let pct = |q: f64| {
+        if lat.is_empty() {
+            0.0
+        } else {
+            lat[((lat.len() - 1) as f64 * q).round() as usize]
+        }
+    };
     let _ = std::fs::remove_file(&file);
     Ok(LoadReport {
         database: config.database.clone(),
@@ -187,13 +215,14 @@ async fn play_one(
         return;
     };
     let id = created["id"].as_str().unwrap_or_default().to_string();
-    let (ws, _) = match tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws")).await {
-        Ok(x) => x,
-        Err(_) => {
-            errors.fetch_add(1, Ordering::Relaxed);
-            return;
-        }
-    };
+    let (ws, _) =
+        match tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws")).await {
+            Ok(x) => x,
+            Err(_) => {
+                errors.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+        };
     let (_, mut read) = ws.split();
     let notify = Arc::new(tokio::sync::Notify::new());
     let n2 = notify.clone();
@@ -222,7 +251,12 @@ async fn play_one(
         tokio::time::sleep(Duration::from_millis(cfg.think_ms)).await;
         let action = legal[rng.below(legal.len() as u32) as usize]["action"].clone();
         let t = Instant::now();
-        let r = p.post(&format!("/api/games/{id}/act"), json!({"action": action, "version": game["version"]})).await;
+        let r = p
+            .post(
+                &format!("/api/games/{id}/act"),
+                json!({"action": action, "version": game["version"]}),
+            )
+            .await;
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         match r {
             Ok(_) => latencies.lock().map(|mut l| l.push(ms)).unwrap_or(()),

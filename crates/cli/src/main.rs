@@ -246,7 +246,16 @@ fn main() -> ExitCode {
                 Ok(r) => {
                     println!(
                         "{} games on {} for {:.1} s: {} actions, {:.0} actions/s, latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} errors; {} WebSocket updates",
-                        r.games, r.database, r.seconds, r.actions, r.actions_per_second, r.p50_ms, r.p99_ms, r.max_ms, r.errors, r.ws_updates
+                        r.games,
+                        r.database,
+                        r.seconds,
+                        r.actions,
+                        r.actions_per_second,
+                        r.p50_ms,
+                        r.p99_ms,
+                        r.max_ms,
+                        r.errors,
+                        r.ws_updates
                     );
                     ExitCode::SUCCESS
                 }

@@ -9,7 +9,11 @@ use std::time::Duration;
 const BIN: &str = env!("CARGO_BIN_EXE_muster");
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 struct Server(Child);
@@ -17,14 +21,24 @@ struct Server(Child);
 impl Server {
     async fn start(database: &str, port: u16) -> Server {
         let child = Command::new(BIN)
-            .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database", database, "--insecure-cookies"])
+            .args([
+                "serve",
+                "--addr",
+                &format!("127.0.0.1:{port}"),
+                "--database",
+                database,
+                "--insecure-cookies",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect("start muster serve");
         let server = Server(child);
         for _ in 0..200 {
-            if reqwest::get(format!("http://127.0.0.1:{port}/api/session")).await.is_ok() {
+            if reqwest::get(format!("http://127.0.0.1:{port}/api/session"))
+                .await
+                .is_ok()
+            {
                 return server;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -55,10 +69,24 @@ struct Client {
 
 impl Client {
     async fn new(port: u16) -> Client {
-        let http = reqwest::Client::builder().cookie_store(true).build().unwrap();
+        let http = reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .unwrap();
         let base = format!("http://127.0.0.1:{port}");
-        let s: Value = http.get(format!("{base}/api/session")).send().await.unwrap().json().await.unwrap();
-        Client { http, base, csrf: s["csrf"].as_str().unwrap().to_string() }
+        let s: Value = http
+            .get(format!("{base}/api/session"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        Client {
+            http,
+            base,
+            csrf: s["csrf"].as_str().unwrap().to_string(),
+        }
     }
     async fn post(&self, path: &str, body: Value) -> Value {
         let r = self
@@ -73,7 +101,14 @@ impl Client {
         r.json().await.unwrap()
     }
     async fn get(&self, path: &str) -> Value {
-        self.http.get(format!("{}{path}", self.base)).send().await.unwrap().json().await.unwrap()
+        self.http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
     }
     async fn my_turn(&self, id: &str) -> Value {
         for _ in 0..400 {
@@ -91,9 +126,18 @@ async fn play_and_kill(database: &str) {
     let port = free_port();
     let server = Server::start(database, port).await;
     let alice = Client::new(port).await;
-    alice.post("/api/signup", json!({"name": "alice", "password": "correct horse"})).await;
+    alice
+        .post(
+            "/api/signup",
+            json!({"name": "alice", "password": "correct horse"}),
+        )
+        .await;
     let mut games = Vec::new();
-    for (scenario, side) in [("freemans-farm", "american"), ("oriskany", "british"), ("oriskany", "american")] {
+    for (scenario, side) in [
+        ("freemans-farm", "american"),
+        ("oriskany", "british"),
+        ("oriskany", "american"),
+    ] {
         let g = alice
             .post("/api/games", json!({"game": "battles", "scenario": scenario, "side": side, "opponent": "bot", "level": "random"}))
             .await;
@@ -103,7 +147,12 @@ async fn play_and_kill(database: &str) {
         for _ in 0..(10 + 7 * i) {
             let g = alice.my_turn(id).await;
             let a = g["legal"][0]["action"].clone();
-            alice.post(&format!("/api/games/{id}/act"), json!({"action": a, "version": g["version"]})).await;
+            alice
+                .post(
+                    &format!("/api/games/{id}/act"),
+                    json!({"action": a, "version": g["version"]}),
+                )
+                .await;
         }
     }
     let mut before = Vec::new();
@@ -114,19 +163,32 @@ async fn play_and_kill(database: &str) {
     let last = before.last().unwrap().clone();
     let a = last["legal"][0]["action"].clone();
     let after_last = alice
-        .post(&format!("/api/games/{}/act", games[2]), json!({"action": a, "version": last["version"]}))
+        .post(
+            &format!("/api/games/{}/act", games[2]),
+            json!({"action": a, "version": last["version"]}),
+        )
         .await;
     server.kill_hard();
 
     let port2 = free_port();
     let _server = Server::start(database, port2).await;
     let again = Client::new(port2).await;
-    again.post("/api/login", json!({"name": "alice", "password": "correct horse"})).await;
+    again
+        .post(
+            "/api/login",
+            json!({"name": "alice", "password": "correct horse"}),
+        )
+        .await;
     for (i, id) in games.iter().enumerate() {
         let now = again.my_turn(id).await;
         if i < 2 {
-            for field in ["version", "to_act", "legal", "view", "log", "actions", "status", "outcome"] {
-                assert_eq!(now[field], before[i][field], "{database}: game {id}, {field}");
+            for field in [
+                "version", "to_act", "legal", "view", "log", "actions", "status", "outcome",
+            ] {
+                assert_eq!(
+                    now[field], before[i][field],
+                    "{database}: game {id}, {field}"
+                );
             }
         } else {
             // The last game: at least the acknowledged action survived; a bot reply that was
@@ -136,7 +198,10 @@ async fn play_and_kill(database: &str) {
     }
     // The lobby lists all three.
     let lobby = again.get("/api/lobby").await;
-    assert_eq!(lobby["mine"].as_array().unwrap().len() + lobby["finished"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        lobby["mine"].as_array().unwrap().len() + lobby["finished"].as_array().unwrap().len(),
+        3
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
