@@ -45,6 +45,29 @@ pub struct AppState {
     pub live: Arc<Mutex<HashMap<String, play::LiveRef>>>,
     pub limiter: Arc<auth::Limiter>,
     pub config: Arc<Config>,
+    /// SQLite allows one writer at a time; queueing writers here, in order, avoids SQLite's
+    /// sleep-and-retry on a busy database (PostgreSQL needs no such queue).
+    pub writer: Option<Arc<Mutex<()>>>,
+}
+
+impl AppState {
+    /// Begins a write transaction, queued behind other writers on SQLite.
+    pub async fn begin_write(
+        &self,
+    ) -> Result<
+        (
+            Option<tokio::sync::OwnedMutexGuard<()>>,
+            sqlx::Transaction<'static, sqlx::Any>,
+        ),
+        sqlx::Error,
+    > {
+        let guard = match &self.writer {
+            Some(w) => Some(w.clone().lock_owned().await),
+            None => None,
+        };
+        let tx = self.db.begin().await?;
+        Ok((guard, tx))
+    }
 }
 
 /// Seconds since 1970 (server bookkeeping only; rules code never reads a clock).
@@ -95,7 +118,12 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
     let db = db::open(&config.database)
         .await
         .map_err(|e| format!("{}: {e}", config.database))?;
+    let writer = config
+        .database
+        .starts_with("sqlite:")
+        .then(|| Arc::new(Mutex::new(())));
     Ok(AppState {
+        writer,
         db,
         registry: Arc::new(registry),
         bots: Arc::new(bots),

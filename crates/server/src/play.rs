@@ -233,7 +233,7 @@ async fn persist(
 ) -> ApiResult<()> {
     let before = live.m.record().actions.len();
     let record = next.record();
-    let mut tx = state.db.begin().await?;
+    let (_writer, mut tx) = state.begin_write().await?;
     if undo {
         sqlx::query("DELETE FROM actions WHERE game_id = $1 AND idx = $2")
             .bind(&live.id)
@@ -405,7 +405,7 @@ pub async fn create(
     let invite = level.is_none().then(random_token);
     let id = random_token()[..16].to_string();
     let record = m.record();
-    let mut tx = state.db.begin().await?;
+    let (_writer, mut tx) = state.begin_write().await?;
     sqlx::query(
         "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, to_act, winner, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, NULL, $10, $10)",
     )
@@ -617,7 +617,7 @@ pub async fn join(
         .count()
         == 1;
     let status = if full { "active" } else { "open" };
-    let mut tx = state.db.begin().await?;
+    let (_writer, mut tx) = state.begin_write().await?;
     sqlx::query("UPDATE seats SET user_id = $1 WHERE game_id = $2 AND side = $3")
         .bind(&user.id)
         .bind(&id)
@@ -663,7 +663,7 @@ pub async fn rematch(
     let new_id = random_token()[..16].to_string();
     let open = seats.iter().any(|s| s.user_id.is_none() && s.bot.is_none());
     let status = if open { "open" } else { "active" };
-    let mut tx = state.db.begin().await?;
+    let (_writer, mut tx) = state.begin_write().await?;
     sqlx::query(
         "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, to_act, winner, created, updated) VALUES ($1, $2, $3, $4, $5, $6, NULL, 0, $7, $8, NULL, $9, $9)",
     )
