@@ -11,6 +11,7 @@ use std::path::Path;
 pub fn bots() -> muster_ai::Bots {
     let mut b = muster_ai::Bots::new();
     b.add::<muster_battles::Battles>();
+    b.add::<muster_supply_lines::SupplyLines>();
     b
 }
 
@@ -23,5 +24,10 @@ pub fn registry(data: Option<&Path>) -> Result<Registry, String> {
         None => muster_battles::Battles::new()?,
     };
     r.add(battles);
+    let supply_lines = match data {
+        Some(dir) => muster_supply_lines::SupplyLines::from_dir(dir)?,
+        None => muster_supply_lines::SupplyLines::new()?,
+    };
+    r.add(supply_lines);
     Ok(r)
 }

@@ -1,0 +1,338 @@
+//! §5 Supplies: generation (§5.1, §2.3), Nova Scotia (§5.2), supply lines by land and sea
+//! (§5.3, §5.4), storage and carrying limits with forced discards (§5.3, §5.5), and the
+//! supply-moving windows of the Supply and Impulse Phases.
+
+use crate::action::{Action, Event};
+use crate::data::{Data, Kind};
+use crate::sequence::Actions;
+use crate::state::{Pick, SideId, State};
+
+/// Food to activate an army of `units` Units: one per four, rounded up (§7.1, §7.3).
+pub fn food_cost(units: u8) -> u8 {
+    units.div_ceil(4)
+}
+
+/// Cubes left in the stock (§2.3).
+pub fn stock(d: &Data, s: &State) -> (u8, u8) {
+    (
+        (d.food_cubes as u32).saturating_sub(s.food_on_map()) as u8,
+        (d.war_cubes as u32).saturating_sub(s.war_on_map()) as u8,
+    )
+}
+
+/// The most cubes an area may hold once a player has finished moving supplies (§5.3): 8 in a
+/// City or Fort, one more than its Units for an army at a Point, none at an empty Point; the
+/// Sea Box has no limit.
+pub fn limit(d: &Data, s: &State, a: u8) -> u8 {
+    match d.kind(a) {
+        Kind::Sea => u8::MAX,
+        Kind::City | Kind::Fort => d.capacity,
+        Kind::Point => {
+            let x = s.area(a);
+            if x.units > 0 {
+                x.units.saturating_add(1)
+            } else {
+                0
+            }
+        }
+    }
+}
+
+/// Bits of `side`'s areas holding more than their limit.
+pub fn over(d: &Data, s: &State, side: SideId) -> u64 {
+    let mut m = 0;
+    for (i, x) in s.areas.iter().enumerate() {
+        if x.side == Some(side) && x.units > 0 && x.cubes() > limit(d, s, i as u8) {
+            m |= 1 << i;
+        }
+    }
+    m
+}
+
+fn bits(mut m: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let i = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(i)
+        }
+    })
+}
+
+pub fn each(m: u64) -> impl Iterator<Item = u8> {
+    bits(m)
+}
+
+/// Where supplies in `from` may go along `side`'s supply lines (§5.3, §5.4), as bits. The
+/// Sea Box bit means War may go there for bombardment (§5.4, §7.6).
+///
+/// By land, friendly armies in adjacent areas form a line, and lines chain through any number
+/// of armies. By sea (Crown only), Crown-held ports exchange supplies, except that Quebec
+/// trades by sea only with Nova Scotia; Nova Scotia sends by sea to any Crown-held port
+/// (Quebec included, occupied or not itself: rulings S3) and receives nothing.
+pub fn reach(d: &Data, s: &State, side: SideId, from: u8) -> u64 {
+    reach_in(d, s.held(side), side.is_crown(), from)
+}
+
+/// [`reach`] with `side`'s held areas already computed.
+pub fn reach_in(d: &Data, held: u64, crown: bool, from: u8) -> u64 {
+    let nova = d.nova_scotia;
+    let sea_bit = 1u64 << d.sea;
+    let held = held & !sea_bit;
+    let us_ports = held & d.ports & !(1 << d.quebec) & !(1 << nova);
+    if from == d.sea || (from != nova || !crown) && held >> from & 1 == 0 {
+        return 0;
+    }
+    let mut seen = 1u64 << from;
+    let mut todo = 1u64 << from;
+    while todo != 0 {
+        let a = todo.trailing_zeros() as u8;
+        todo &= todo - 1;
+        let mut next = d.areas[a as usize].lines & held;
+        if crown {
+            if a == nova {
+                next |= held & d.ports;
+            } else if us_ports >> a & 1 == 1 {
+                next |= us_ports;
+            }
+        }
+        next &= !(1 << nova) & !seen;
+        seen |= next;
+        todo |= next;
+    }
+    let mut out = seen & !(1 << from) & !(1 << nova);
+    if crown && (seen & d.ports) != 0 {
+        out |= sea_bit;
+    }
+    out
+}
+
+/// May `side` discard from `a` now? Only from an over-full area whose excess no supply move
+/// could place anywhere (§5.5).
+pub fn must_discard(d: &Data, s: &State, side: SideId, a: u8) -> bool {
+    if over(d, s, side) >> a & 1 == 0 {
+        return false;
+    }
+    let r = reach(d, s, side, a);
+    if s.area(a).war > 0 && r >> d.sea & 1 == 1 {
+        return false;
+    }
+    !bits(r & !(1 << d.sea)).any(|b| s.area(b).cubes() < limit(d, s, b))
+}
+
+/// The supply moves open to `side` with `pick` so far; and whether it may finish moving.
+pub fn legal_moves(d: &Data, s: &State, side: SideId, pick: Pick, out: &mut Actions) -> bool {
+    match (pick.from, pick.to) {
+        (None, _) => {
+            let held = s.held(side);
+            let mut sources = held & !(1 << d.sea);
+            if side.is_crown() {
+                sources |= 1 << d.nova_scotia;
+            }
+            for a in bits(sources) {
+                let x = s.area(a);
+                if x.cubes() == 0 {
+                    continue;
+                }
+                let r = reach_in(d, held, side.is_crown(), a);
+                if r & !(1 << d.sea) != 0 || (r >> d.sea & 1 == 1 && x.war > 0) {
+                    out.push(Action::From(a));
+                }
+            }
+            let o = over(d, s, side);
+            for a in bits(o) {
+                if must_discard(d, s, side, a) {
+                    out.push(Action::Discard(a));
+                }
+            }
+            if o != 0 {
+                out.push(Action::Settle);
+            }
+            o == 0
+        }
+        (Some(f), None) => {
+            let r = reach(d, s, side, f);
+            for b in bits(r) {
+                if b != d.sea || s.area(f).war > 0 {
+                    out.push(Action::To(b));
+                }
+            }
+            out.push(Action::Cancel);
+            false
+        }
+        (Some(f), Some(t)) => {
+            let x = s.area(f);
+            if t != d.sea {
+                for n in 1..=x.food {
+                    out.push(Action::Food(n));
+                }
+            }
+            for n in 1..=x.war {
+                out.push(Action::War(n));
+            }
+            out.push(Action::Cancel);
+            false
+        }
+    }
+}
+
+/// Applies a supply-move decision (already checked legal); returns the new pick.
+pub fn apply_move(s: &mut State, side: SideId, pick: Pick, a: Action, ev: &mut Vec<Event>) -> Pick {
+    match a {
+        Action::From(f) => Pick {
+            from: Some(f),
+            to: None,
+        },
+        Action::To(t) => Pick {
+            from: pick.from,
+            to: Some(t),
+        },
+        Action::Food(n) | Action::War(n) => {
+            if let (Some(f), Some(t)) = (pick.from, pick.to) {
+                let food = matches!(a, Action::Food(_));
+                if food {
+                    s.area_mut(f).food -= n;
+                    s.area_mut(t).food += n;
+                } else {
+                    s.area_mut(f).war -= n;
+                    s.area_mut(t).war += n;
+                }
+                let (food, war) = if food { (n, 0) } else { (0, n) };
+                ev.push(Event::SuppliesMoved {
+                    from: f,
+                    to: t,
+                    food,
+                    war,
+                });
+            }
+            Pick::default()
+        }
+        Action::Settle => {
+            // Handled by the caller, which knows the data.
+            Pick::default()
+        }
+        Action::Discard(x) => {
+            let ar = s.area_mut(x);
+            let (food, war) = if ar.war > 0 {
+                ar.war -= 1;
+                (0, 1)
+            } else {
+                ar.food -= 1;
+                (1, 0)
+            };
+            let _ = side;
+            ev.push(Event::Discarded { area: x, food, war });
+            Pick::default()
+        }
+        _ => Pick::default(),
+    }
+}
+
+/// §5.3, §5.5 (rulings S5): moves the excess of every over-full area of `side`, War first,
+/// to the first areas of its supply line with room (never the Sea Box), and discards, War
+/// first, only what fits nowhere.
+pub fn settle_limits(d: &Data, s: &mut State, side: SideId, ev: &mut Vec<Event>) {
+    for a in bits(over(d, s, side)) {
+        let r = reach(d, s, side, a) & !(1 << d.sea);
+        for b in bits(r) {
+            let excess = s.area(a).cubes().saturating_sub(limit(d, s, a));
+            if excess == 0 {
+                break;
+            }
+            let room = limit(d, s, b).saturating_sub(s.area(b).cubes());
+            let n = excess.min(room);
+            if n == 0 {
+                continue;
+            }
+            let war = n.min(s.area(a).war);
+            let food = n - war;
+            s.area_mut(a).war -= war;
+            s.area_mut(a).food -= food;
+            s.area_mut(b).war += war;
+            s.area_mut(b).food += food;
+            ev.push(Event::SuppliesMoved {
+                from: a,
+                to: b,
+                food,
+                war,
+            });
+        }
+        let excess = s.area(a).cubes().saturating_sub(limit(d, s, a));
+        if excess > 0 {
+            let x = s.area_mut(a);
+            let war = excess.min(x.war);
+            let food = excess - war;
+            x.war -= war;
+            x.food -= food;
+            ev.push(Event::Discarded { area: a, food, war });
+        }
+    }
+}
+
+/// Is `a` one of the supply-move decisions?
+pub fn is_move(a: Action) -> bool {
+    matches!(
+        a,
+        Action::From(_)
+            | Action::To(_)
+            | Action::Food(_)
+            | Action::War(_)
+            | Action::Cancel
+            | Action::Discard(_)
+            | Action::Settle
+    )
+}
+
+/// §5.1 with §2.3: every eligible City generates 2 Food then 1 War, up to 8 cubes, the
+/// Patriot's Cities first while the stock lasts.
+pub fn generate(d: &Data, s: &mut State, ev: &mut Vec<Event>) {
+    for side in [SideId::PATRIOT, SideId::CROWN] {
+        for a in bits(d.cities & !(1 << d.nova_scotia)) {
+            let x = *s.area(a);
+            if !x.held_by(side) || x.destroyed {
+                continue;
+            }
+            let lines = d.areas[a as usize].lines & d.points;
+            if !bits(lines).any(|p| !s.area(p).enemy_of(side)) {
+                continue;
+            }
+            let (fs, ws) = stock(d, s);
+            let room = d.capacity.saturating_sub(x.cubes());
+            let food = 2.min(fs).min(room);
+            let war = 1.min(ws).min(room - food);
+            if food + war > 0 {
+                let ar = s.area_mut(a);
+                ar.food += food;
+                ar.war += war;
+                ev.push(Event::Generated { area: a, food, war });
+            }
+        }
+    }
+}
+
+/// §5.2: Nova Scotia's output this Campaign Turn, after its capacity and the stock.
+pub fn nova_output(d: &Data, s: &State) -> u8 {
+    let (fs, ws) = stock(d, s);
+    let room = d.capacity.saturating_sub(s.area(d.nova_scotia).cubes());
+    s.crown_taken.min(room).min(fs.saturating_add(ws))
+}
+
+/// §5.2: the Food counts the Crown may choose for Nova Scotia's `output` cubes.
+pub fn nova_choices(d: &Data, s: &State, output: u8, out: &mut Actions) {
+    let (fs, ws) = stock(d, s);
+    for f in 0..=output {
+        if f <= fs && output - f <= ws {
+            out.push(Action::Food(f));
+        }
+    }
+}
+
+pub fn apply_nova(d: &Data, s: &mut State, output: u8, food: u8, ev: &mut Vec<Event>) {
+    let war = output - food;
+    let ar = s.area_mut(d.nova_scotia);
+    ar.food += food;
+    ar.war += war;
+    ev.push(Event::NovaScotia { food, war });
+}

@@ -1,0 +1,286 @@
+//! Rule tests for §4.0 Sequence of Play, §6.0 Initiative and §7 Impulses, on hand-built
+//! positions.
+
+mod common;
+use common::*;
+use muster_core::Game;
+use muster_supply_lines::Event;
+use muster_supply_lines::state::{Phase, Pick};
+
+#[test]
+fn rule_6_0_initiative_high_roll_wins_and_places_the_pass_marker() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    s.phase = Phase::Request;
+    s.dice = dice_rolling(&[2, 4]);
+    play(&g, &mut s, &["no-request"]);
+    assert!(matches!(s.phase, Phase::Impulse { side, .. } if side == C));
+    assert_eq!(g.data().pass_labels[s.pass as usize], "3-4");
+    // A tie goes to the Crown before the Declaration, with the marker on 5-6.
+    s.phase = Phase::Request;
+    s.dice = dice_rolling(&[2, 2]);
+    play(&g, &mut s, &["no-request"]);
+    assert!(matches!(s.phase, Phase::Impulse { side, .. } if side == C));
+    assert_eq!(g.data().pass_labels[s.pass as usize], "5-6");
+    // ... and to the Patriot after it (§11.1).
+    s.declared = true;
+    s.phase = Phase::Request;
+    s.dice = dice_rolling(&[2, 2]);
+    play(&g, &mut s, &["no-request"]);
+    assert!(matches!(s.phase, Phase::Impulse { side, .. } if side == P));
+}
+
+#[test]
+fn rule_7_0_a_pass_moves_the_marker_back_and_two_passes_end_the_phase() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    s.pass = 4;
+    play(&g, &mut s, &["pass"]);
+    assert_eq!(s.pass, 3);
+    assert!(matches!(s.phase, Phase::Impulse { side, .. } if side == C));
+    let ev = play(&g, &mut s, &["pass"]);
+    assert!(ev.contains(&Event::ImpulsesEnd), "two passes in a row");
+    assert_eq!(s.turn, 3, "the Turn End Phase ran and the next turn began");
+    // With the marker on 1, a single pass ends it.
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    s.pass = 1;
+    let ev = play(&g, &mut s, &["pass"]);
+    assert!(ev.contains(&Event::ImpulsesEnd));
+}
+
+#[test]
+fn rule_7_0_an_impulse_that_moves_supplies_is_no_passing_impulse() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 1, 0, 3, 0);
+    put(&g, &mut s, "kinderhook", P, 1, 0, 0, 0);
+    assert!(is_legal(&g, &s, "pass"));
+    play(&g, &mut s, &["from albany", "to kinderhook", "food 1"]);
+    assert!(!is_legal(&g, &s, "pass"));
+    assert!(is_legal(&g, &s, "march kinderhook"));
+    // With nothing left to activate, the impulse may still end.
+    put(&g, &mut s, "kinderhook", P, 1, 0, 0, 0);
+    s.area_mut(at(&g, "albany")).food = 0;
+    s.area_mut(at(&g, "york")).units = 0;
+    s.area_mut(at(&g, "york")).leaders = 0;
+    s.area_mut(at(&g, "york")).side = None;
+    s.area_mut(at(&g, "albany")).leaders = 1;
+    assert_eq!(legal(&g, &s), vec!["pass", "concede"]);
+}
+
+#[test]
+fn rule_4_0_after_the_twelfth_turn_without_victory_both_lose() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    s.turn = 12;
+    s.pass = 1;
+    play(&g, &mut s, &["pass"]);
+    let e = s.ended.expect("over");
+    assert_eq!(e.winner, None);
+    assert!(g.outcome(&s).unwrap().winner.is_none());
+}
+
+#[test]
+fn rule_7_1_march_costs_a_food_per_four_units_rounded_up() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 5, 0, 1, 0);
+    assert!(
+        !is_legal(&g, &s, "march albany"),
+        "five Units need two Food"
+    );
+    s.area_mut(at(&g, "albany")).food = 2;
+    play(&g, &mut s, &["march albany"]);
+    assert_eq!(s.area(at(&g, "albany")).food, 0);
+    // Splitting: three to Saratoga, two to Kinderhook, in one activation.
+    play(
+        &g,
+        &mut s,
+        &["to saratoga", "units 3", "to kinderhook", "units 2"],
+    );
+    assert_eq!(s.area(at(&g, "saratoga")).units, 3);
+    assert_eq!(s.area(at(&g, "kinderhook")).units, 2);
+    assert_eq!(s.area(at(&g, "albany")).units, 0);
+    assert!(matches!(s.phase, Phase::Impulse { side, .. } if side == C));
+}
+
+#[test]
+fn rule_7_1_a_leader_pays_only_for_the_units_that_move() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 6, 1, 1, 0);
+    play(&g, &mut s, &["march albany"]);
+    let l = legal(&g, &s);
+    assert!(
+        l.contains(&"units 4".to_string()) && !l.contains(&"units 5".to_string()),
+        "{l:?}"
+    );
+    play(
+        &g,
+        &mut s,
+        &["units 4", "to saratoga", "units 4", "leaders 1"],
+    );
+    let x = s.area(at(&g, "saratoga"));
+    assert_eq!((x.units, x.leaders), (4, 1));
+    assert_eq!(s.area(at(&g, "albany")).units, 2);
+    assert_eq!(s.area(at(&g, "albany")).food, 0);
+}
+
+#[test]
+fn rule_7_1_marching_armies_merge_and_carry_up_to_units_plus_one() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 2, 1, 8, 0);
+    put(&g, &mut s, "saratoga", P, 1, 1, 0, 0);
+    play(
+        &g,
+        &mut s,
+        &["march albany", "units 2", "to saratoga", "units 2"],
+    );
+    // Two Units carry at most three cubes (§5.5); a Leader never counts.
+    let l = legal(&g, &s);
+    assert!(
+        l.contains(&"food 3".to_string()) && !l.contains(&"food 4".to_string()),
+        "{l:?}"
+    );
+    play(&g, &mut s, &["food 3"]);
+    let x = s.area(at(&g, "saratoga"));
+    assert_eq!((x.units, x.leaders, x.food), (3, 2, 3), "one larger army");
+    // Marching into an enemy area is no march.
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 2, 0, 1, 0);
+    put(&g, &mut s, "saratoga", C, 1, 0, 0, 0);
+    play(&g, &mut s, &["march albany"]);
+    assert!(!is_legal(&g, &s, "to saratoga"));
+}
+
+#[test]
+fn rule_7_2_transport_moves_crown_units_through_the_sea_box_without_supplies() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", C, 3, 1, 4, 0);
+    put(&g, &mut s, "new-york", P, 1, 0, 0, 0);
+    play(&g, &mut s, &["transport boston", "units 3"]);
+    let sea = s.area(at(&g, "sea"));
+    assert_eq!((sea.units, sea.leaders, sea.food), (3, 1, 0));
+    assert_eq!(s.area(at(&g, "boston")).food, 4, "supplies stay behind");
+    s.phase = Phase::Impulse {
+        side: C,
+        pick: Pick::default(),
+        moved: false,
+    };
+    play(&g, &mut s, &["transport sea"]);
+    assert!(
+        !is_legal(&g, &s, "to new-york"),
+        "never into a Patriot-held port"
+    );
+    assert!(is_legal(&g, &s, "to philadelphia"));
+    // The Patriot has no Transport.
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", P, 3, 1, 4, 0);
+    assert!(!is_legal(&g, &s, "transport boston"));
+}
+
+#[test]
+fn rule_7_3_attack_needs_a_leader_food_and_war_for_one_die() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", C, 4, 0, 2, 2);
+    put(&g, &mut s, "cambridge", P, 2, 0, 0, 0);
+    assert!(!is_legal(&g, &s, "attack boston"), "no Leader");
+    s.area_mut(at(&g, "boston")).leaders = 1;
+    s.area_mut(at(&g, "boston")).war = 0;
+    assert!(!is_legal(&g, &s, "attack boston"), "no War");
+    s.area_mut(at(&g, "boston")).war = 1;
+    assert!(
+        is_legal(&g, &s, "attack boston"),
+        "the Crown earns a die per War, rounding up"
+    );
+    // The Patriot needs two War against a City.
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "cambridge", P, 4, 1, 2, 1);
+    put(&g, &mut s, "boston", C, 2, 0, 0, 0);
+    assert!(!is_legal(&g, &s, "attack cambridge"));
+    s.area_mut(at(&g, "cambridge")).war = 2;
+    assert!(is_legal(&g, &s, "attack cambridge"));
+    // A leader's units must all go to one area: the target is a single decision.
+    play(&g, &mut s, &["attack cambridge"]);
+    assert!(
+        legal(&g, &s).iter().all(|a| a.starts_with("units")),
+        "{:?}",
+        legal(&g, &s)
+    );
+}
+
+#[test]
+fn rule_7_5_dig_in_costs_one_food_one_war_and_blocks_activation() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 6, 1, 2, 2);
+    put(&g, &mut s, "saratoga", P, 1, 0, 0, 0);
+    assert!(
+        !is_legal(&g, &s, "dig-in saratoga"),
+        "only in a City or Fort"
+    );
+    play(&g, &mut s, &["dig-in albany"]);
+    let x = s.area(at(&g, "albany"));
+    assert!(x.dug_in);
+    assert_eq!((x.food, x.war), (1, 1));
+    s.phase = Phase::Impulse {
+        side: P,
+        pick: Pick::default(),
+        moved: false,
+    };
+    assert!(
+        !legal(&g, &s)
+            .iter()
+            .any(|a| a.ends_with(" albany") && !a.starts_with("from"))
+    );
+}
+
+#[test]
+fn rule_7_6_bombard_spends_all_sea_war_and_hits_on_ones() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    s.area_mut(at(&g, "sea")).war = 3;
+    put(&g, &mut s, "boston", C, 2, 1, 0, 0);
+    put(&g, &mut s, "new-york", P, 3, 1, 0, 0);
+    put(&g, &mut s, "albany", P, 3, 0, 0, 0);
+    put(&g, &mut s, "providence", P, 1, 0, 0, 0);
+    s.dice = dice_rolling(&[1, 4, 1]);
+    play(&g, &mut s, &["bombard boston"]);
+    assert!(!is_legal(&g, &s, "to albany"), "only ports");
+    play(&g, &mut s, &["to new-york"]);
+    assert_eq!(s.area(at(&g, "new-york")).units, 1);
+    assert_eq!(s.area(at(&g, "sea")).war, 0);
+}
+
+#[test]
+fn rule_7_7_destroy_costs_two_war_spares_victory_cities_and_advances_support() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "hartford", C, 1, 0, 0, 2);
+    put(&g, &mut s, "boston", C, 1, 0, 0, 2);
+    assert!(!is_legal(&g, &s, "destroy boston"), "a Victory City");
+    let before = s.support;
+    play(&g, &mut s, &["destroy hartford"]);
+    assert!(s.area(at(&g, "hartford")).destroyed);
+    assert_eq!(s.area(at(&g, "hartford")).war, 0);
+    assert_eq!(s.support, before + 1);
+}

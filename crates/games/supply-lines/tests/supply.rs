@@ -1,0 +1,328 @@
+//! Rule tests for §2 Components, §3 Set-Up and §5 Supplies, on hand-built positions.
+
+mod common;
+use common::*;
+use muster_core::{Game, Options};
+use muster_supply_lines::state::{Phase, Pick};
+use muster_supply_lines::supply::{reach, stock};
+use muster_supply_lines::{Event, SCENARIO};
+
+#[test]
+fn rule_2_1_sea_box_is_adjacent_to_every_port_and_only_ports() {
+    let g = game();
+    let d = g.data();
+    let sea = at(&g, "sea");
+    for (i, a) in d.areas.iter().enumerate() {
+        let i = i as u8;
+        if i == sea {
+            continue;
+        }
+        assert_eq!(d.adjacent(sea) >> i & 1 == 1, a.port, "{}", a.id);
+    }
+    // Two Points carry the port symbol (§2.1).
+    assert_eq!((d.ports & d.points).count_ones(), 2);
+    // Every City but Nova Scotia has a Point next to it, or it could never generate (§5.1).
+    for (i, a) in d.areas.iter().enumerate() {
+        if d.is(d.cities, i as u8) && i as u8 != d.nova_scotia {
+            assert!(a.lines & d.points != 0, "{} has no adjacent Point", a.id);
+        }
+    }
+}
+
+#[test]
+fn rule_3_0_set_up_as_printed() {
+    let g = game();
+    let s = g.new_game(SCENARIO, &Options::new(), 9).unwrap();
+    let d = g.data();
+    assert_eq!(s.turn, 1);
+    assert_eq!(s.support, 2, "the third space, the left-most 3");
+    assert_eq!(d.support[s.support as usize].draws, 3);
+    assert_eq!(s.area(at(&g, "ticonderoga")).war, 2);
+    for f in ["crown-point", "st-johns", "fort-edward", "fort-stanwix"] {
+        assert_eq!(s.area(at(&g, f)).war, 1, "{f}");
+    }
+    let army = |id: &str| {
+        let x = s.area(at(&g, id));
+        (x.side.map(|s| s.0), x.units, x.leaders)
+    };
+    assert_eq!(army("boston"), (Some(1), 4, 1));
+    assert_eq!(army("quebec"), (Some(1), 4, 1));
+    assert_eq!(army("montreal"), (Some(1), 2, 0));
+    assert_eq!(army("cambridge"), (Some(0), 4, 0));
+    assert_eq!(army("watertown"), (Some(0), 2, 1));
+    assert_eq!(army("new-york"), (Some(0), 2, 1));
+    assert_eq!(army("albany"), (Some(0), 2, 0));
+    assert_eq!(army("providence"), (Some(0), 2, 0));
+    assert_eq!(s.cup.count_ones() as usize, d.patriot_markers.len());
+    assert_eq!(s.crown_taken, 0);
+    assert!(!s.triumvirate);
+}
+
+#[test]
+fn rule_5_1_cities_generate_two_food_then_one_war_up_to_eight() {
+    let g = game();
+    let s = g.new_game(SCENARIO, &Options::new(), 9).unwrap();
+    // Turn 1's Supply Phase has run: every occupied City with a usable Point produced 2 + 1.
+    for c in [
+        "boston",
+        "quebec",
+        "montreal",
+        "cambridge",
+        "new-york",
+        "albany",
+        "providence",
+    ] {
+        let x = s.area(at(&g, c));
+        assert_eq!((x.food, x.war), (2, 1), "{c}");
+    }
+    // Unoccupied cities produce nothing.
+    assert_eq!(s.area(at(&g, "philadelphia")).cubes(), 0);
+}
+
+fn supply_phase(
+    g: &muster_supply_lines::SupplyLines,
+    s: &mut muster_supply_lines::State,
+) -> Vec<Event> {
+    // Runs the Supply Phase of the current turn from its start.
+    let mut ev = Vec::new();
+    s.phase = Phase::Over;
+    let d = g.data();
+    let _ = d;
+    // Starting the turn again through the public sequence.
+    muster_supply_lines::sequence::begin_turn(g.data(), s, &mut ev);
+    ev
+}
+
+#[test]
+fn rule_5_1_no_generation_when_every_adjacent_point_is_enemy_held_or_in_winter() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "providence", P, 2, 0, 7, 0);
+    put(&g, &mut s, "attleboro", C, 1, 0, 0, 0);
+    put(&g, &mut s, "albany", P, 2, 0, 7, 0);
+    supply_phase(&g, &mut s);
+    // Providence's only Point is Crown-held; Albany fills up to eight, Food first.
+    assert_eq!(s.area(at(&g, "providence")).cubes(), 7);
+    let a = s.area(at(&g, "albany"));
+    assert_eq!((a.food, a.war), (8, 0));
+    // A Winter Turn (turn 4) generates nothing.
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 2, 0, 0, 0);
+    s.turn = 4;
+    supply_phase(&g, &mut s);
+    assert_eq!(s.area(at(&g, "albany")).cubes(), 0);
+}
+
+#[test]
+fn rule_2_3_patriot_generates_first_when_cubes_run_short() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", C, 2, 0, 0, 0);
+    put(&g, &mut s, "albany", P, 2, 0, 0, 0);
+    // Park all but two Food cubes in empty forts and cities, out of play.
+    let forts = [
+        "ticonderoga",
+        "crown-point",
+        "st-johns",
+        "fort-edward",
+        "fort-stanwix",
+        "trenton",
+        "morristown",
+        "hartford",
+    ];
+    let mut left = g.data().food_cubes - 2;
+    for f in forts {
+        let n = left.min(8);
+        s.area_mut(at(&g, f)).food = n;
+        left -= n;
+    }
+    assert_eq!(left, 0);
+    supply_phase(&g, &mut s);
+    assert_eq!(
+        s.area(at(&g, "albany")).food,
+        2,
+        "the Patriot takes the last Food"
+    );
+    assert_eq!(s.area(at(&g, "boston")).food, 0);
+    assert_eq!(s.area(at(&g, "boston")).war, 1);
+    assert_eq!(stock(g.data(), &s).0, 0);
+}
+
+#[test]
+fn rule_5_2_nova_scotia_produces_by_the_last_marker_and_the_crown_picks_food() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    s.crown_taken = 2;
+    supply_phase(&g, &mut s);
+    assert!(
+        matches!(s.phase, Phase::NovaScotia { output: 2 }),
+        "{:?}",
+        s.phase
+    );
+    assert_eq!(legal(&g, &s), vec!["food 0", "food 1", "food 2"]);
+    play(&g, &mut s, &["food 1"]);
+    let ns = s.area(at(&g, "nova-scotia"));
+    assert_eq!((ns.food, ns.war), (1, 1));
+    // Nothing moves into Nova Scotia (§5.2), even from a Crown port.
+    put(&g, &mut s, "boston", C, 2, 0, 3, 0);
+    assert_eq!(
+        reach(g.data(), &s, C, at(&g, "boston")) >> at(&g, "nova-scotia") & 1,
+        0
+    );
+    assert_ne!(
+        reach(g.data(), &s, C, at(&g, "nova-scotia")) >> at(&g, "boston") & 1,
+        0
+    );
+}
+
+#[test]
+fn rule_5_3_supply_lines_chain_through_adjacent_friendly_armies() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 1, 0, 3, 0);
+    put(&g, &mut s, "kinderhook", P, 1, 0, 0, 0);
+    put(&g, &mut s, "springfield", P, 1, 0, 0, 0);
+    put(&g, &mut s, "hartford", P, 1, 0, 0, 0);
+    put(&g, &mut s, "saratoga", C, 1, 0, 0, 0);
+    let r = reach(g.data(), &s, P, at(&g, "albany"));
+    assert_ne!(r >> at(&g, "hartford") & 1, 0, "three links away");
+    assert_eq!(r >> at(&g, "saratoga") & 1, 0, "never through the enemy");
+    assert_eq!(r >> at(&g, "fort-edward") & 1, 0, "only to armies");
+    // Moving three cubes along the line takes three decisions, however long the line.
+    play(&g, &mut s, &["from albany", "to hartford", "food 3"]);
+    assert_eq!(s.area(at(&g, "hartford")).food, 3);
+    assert_eq!(s.area(at(&g, "albany")).food, 0);
+}
+
+#[test]
+fn rule_5_3_limits_are_checked_only_when_the_player_finishes() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 1, 0, 6, 0);
+    put(&g, &mut s, "kinderhook", P, 1, 0, 0, 0);
+    // Kinderhook's army of one may carry two; four can pass through it for a while.
+    play(&g, &mut s, &["from albany", "to kinderhook", "food 4"]);
+    assert!(!is_legal(&g, &s, "pass"), "over the limit: no finishing");
+    assert!(is_legal(&g, &s, "settle"));
+    assert!(
+        !is_legal(&g, &s, "discard kinderhook"),
+        "room exists in Albany"
+    );
+    assert!(!is_legal(&g, &s, "march albany"));
+    play(&g, &mut s, &["from kinderhook", "to albany", "food 2"]);
+    assert!(is_legal(&g, &s, "march albany"), "within the limits again");
+}
+
+#[test]
+fn rule_5_5_forced_discards_take_war_before_food() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    // A lone army at a Point with more than it can carry and nowhere to send it.
+    put(&g, &mut s, "oswego", P, 1, 0, 2, 1);
+    assert!(!is_legal(&g, &s, "pass"));
+    assert!(is_legal(&g, &s, "discard oswego"));
+    play(&g, &mut s, &["discard oswego"]);
+    let x = s.area(at(&g, "oswego"));
+    assert_eq!((x.food, x.war), (2, 0), "War goes first");
+    assert!(is_legal(&g, &s, "march oswego"));
+}
+
+#[test]
+fn rule_5_5_settle_moves_excess_along_the_line_before_discarding() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "kinderhook", P, 1, 0, 3, 2);
+    put(&g, &mut s, "albany", P, 1, 0, 5, 0);
+    play(&g, &mut s, &["settle"]);
+    let k = s.area(at(&g, "kinderhook"));
+    let a = s.area(at(&g, "albany"));
+    assert_eq!(k.cubes(), 2);
+    assert_eq!(a.cubes(), 8);
+    assert_eq!(
+        k.cubes() + a.cubes(),
+        10,
+        "nothing lost while room remained"
+    );
+    assert!(
+        is_legal(&g, &s, "pass"),
+        "putting limits right is no voluntary move (rulings S8)"
+    );
+}
+
+#[test]
+fn rule_5_4_sea_moves_link_crown_ports_except_to_or_from_quebec() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", C, 2, 1, 4, 2);
+    put(&g, &mut s, "new-york", C, 2, 0, 0, 0);
+    put(&g, &mut s, "quebec", C, 2, 0, 0, 0);
+    put(&g, &mut s, "long-island", C, 1, 0, 0, 0);
+    let d = g.data();
+    let r = reach(d, &s, C, at(&g, "boston"));
+    assert_ne!(r >> at(&g, "new-york") & 1, 0);
+    assert_ne!(
+        r >> at(&g, "long-island") & 1,
+        0,
+        "a port Point acts as a port"
+    );
+    assert_eq!(
+        r >> at(&g, "quebec") & 1,
+        0,
+        "Quebec trades by sea only with Nova Scotia"
+    );
+    assert_ne!(r >> at(&g, "sea") & 1, 0, "War may go to the Sea Box");
+    let r = reach(d, &s, C, at(&g, "nova-scotia"));
+    assert_ne!(r >> at(&g, "quebec") & 1, 0);
+    // Only War goes to the Sea Box.
+    play(&g, &mut s, &["from boston", "to sea"]);
+    assert!(!is_legal(&g, &s, "food 1"));
+    play(&g, &mut s, &["war 2"]);
+    assert_eq!(s.area(at(&g, "sea")).war, 2);
+    // The Patriot has no sea lines.
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", P, 1, 0, 1, 0);
+    put(&g, &mut s, "new-york", P, 1, 0, 0, 0);
+    assert_eq!(reach(d, &s, P, at(&g, "boston")), 0);
+}
+
+#[test]
+fn rule_5_7_one_request_a_turn_arrives_next_campaign_turn_and_advances_support() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    s.phase = Phase::Request;
+    let before = s.support;
+    assert_eq!(legal(&g, &s), vec!["request", "triumvirate", "no-request"]);
+    play(&g, &mut s, &["request"]);
+    assert_eq!(s.crown_taken, 1);
+    assert_eq!(s.support, before + 1, "§11.0: requests advance support");
+    assert!(
+        matches!(s.phase, Phase::Impulse { .. }),
+        "one marker only, then initiative"
+    );
+    // Next Campaign Turn: four Units in Nova Scotia.
+    s.turn = 3;
+    let units = s.area(at(&g, "nova-scotia")).units;
+    supply_phase(&g, &mut s);
+    assert_eq!(s.area(at(&g, "nova-scotia")).units, units + 4);
+    assert_eq!(s.in_nova, 0);
+    // Taken before a Winter Turn, a marker waits through it.
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    s.in_nova = 1;
+    s.crown_taken = 1;
+    s.turn = 4;
+    supply_phase(&g, &mut s);
+    assert_eq!(s.in_nova, 1);
+    let _ = Pick::default();
+}
