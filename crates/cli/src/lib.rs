@@ -12,6 +12,7 @@ pub fn bots() -> muster_ai::Bots {
     let mut b = muster_ai::Bots::new();
     b.add::<muster_battles::Battles>();
     b.add::<muster_supply_lines::SupplyLines>();
+    b.add::<muster_revolution_road::Concord>();
     b
 }
 
@@ -29,5 +30,10 @@ pub fn registry(data: Option<&Path>) -> Result<Registry, String> {
         None => muster_supply_lines::SupplyLines::new()?,
     };
     r.add(supply_lines);
+    let concord = match data {
+        Some(dir) => muster_revolution_road::Concord::from_dir(dir)?,
+        None => muster_revolution_road::Concord::new()?,
+    };
+    r.add(concord);
     Ok(r)
 }

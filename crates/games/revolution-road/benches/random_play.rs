@@ -1,0 +1,55 @@
+//! Random play benchmarks (criterion): whole games, and decisions (one `legal_actions` plus one
+//! `apply`) per second. Figures and commands are recorded in `docs/performance.md`.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use muster_core::bench::play_out;
+use muster_core::{Dice, Game, Options};
+use muster_revolution_road::Concord;
+use std::hint::black_box;
+
+const SEEDS: std::ops::Range<u64> = 0..10;
+
+fn decisions_in(g: &Concord, scenario: &str) -> u64 {
+    let mut actions = Vec::new();
+    SEEDS
+        .map(|seed| {
+            let mut s = g.new_game(scenario, &Options::new(), seed).unwrap();
+            let mut pick = Dice::from_seed(seed);
+            play_out(g, &mut s, &mut pick, &mut actions).unwrap()
+        })
+        .sum()
+}
+
+fn random_games(c: &mut Criterion) {
+    let g = Concord::new().unwrap();
+    for scenario in ["standard", "solitaire-british", "solitaire-patriot"] {
+        let mut group = c.benchmark_group(format!("concord/{scenario}"));
+        let decisions = decisions_in(&g, scenario);
+        group.throughput(Throughput::Elements(decisions));
+        group.bench_function("decisions (10 random games)", |b| {
+            let mut actions = Vec::with_capacity(256);
+            b.iter(|| {
+                for seed in SEEDS {
+                    let mut s = g.new_game(scenario, &Options::new(), seed).unwrap();
+                    let mut pick = Dice::from_seed(seed);
+                    black_box(play_out(&g, &mut s, &mut pick, &mut actions).unwrap());
+                }
+            })
+        });
+        group.finish();
+        let mut group = c.benchmark_group(format!("concord/{scenario}"));
+        let s = g.new_game(scenario, &Options::new(), 0).unwrap();
+        group.bench_function("state clone", |b| b.iter(|| black_box(s.clone())));
+        group.bench_function("legal_actions at start", |b| {
+            let mut actions = Vec::with_capacity(256);
+            b.iter(|| {
+                g.legal_actions(black_box(&s), &mut actions);
+                black_box(actions.len())
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, random_games);
+criterion_main!(benches);

@@ -1,0 +1,311 @@
+//! Random play over many seeds per scenario: every game ends, nothing panics, every listed
+//! action applies and others are refused without changing the state, and the invariants hold
+//! after every decision. Also: replay determinism, position round trips, and views that never
+//! carry the deck order, the other side's peek or the dice.
+
+mod common;
+use common::*;
+use muster_core::{Dice, Game, Options, Viewer};
+use muster_revolution_road::Concord;
+use muster_revolution_road::concord::state::*;
+
+const SCENARIOS: [&str; 3] = ["standard", "solitaire-british", "solitaire-patriot"];
+
+/// Units conserved, markers consistent, VP track equal to the sum of its causes.
+fn check_invariants(g: &Concord, s: &State) {
+    let setup = g.setup(s);
+    assert_eq!(s.units.len(), setup.roster.len(), "units are conserved");
+    // Militia pieces: revealed ones (map or removed) plus the pool make 21.
+    let revealed = s.units.iter().filter(|u| u.kind == Kind::Militia).count();
+    assert_eq!(
+        revealed + s.pool.len() as usize,
+        21,
+        "militia pieces are conserved"
+    );
+    let hidden_on_map = s
+        .units
+        .iter()
+        .filter(|u| u.kind == Kind::Hidden && matches!(u.at, Loc::At(_)))
+        .count();
+    assert!(
+        hidden_on_map <= s.pool.len() as usize,
+        "every hidden marker can be revealed"
+    );
+    for (i, u) in s.units.iter().enumerate() {
+        if u.kind == Kind::Hidden {
+            assert!(
+                !u.flipped,
+                "a hidden marker is never broken (it is revealed first)"
+            );
+        }
+        if u.kind == Kind::Cannon {
+            assert!(!u.flipped);
+        }
+        if let Loc::At(r) = u.at {
+            assert!((r as usize) < g.data.map.regions.len());
+            if g.side_of(s, i as u8) == PATRIOT && !u.flipped {
+                assert!(
+                    r != g.data.map.boston || u.kind == Kind::Rider,
+                    "no Patriot in Boston (3.0)"
+                );
+            }
+        }
+        if u.at == Loc::Removed {
+            assert!(
+                !matches!(u.kind, Kind::Son | Kind::Rider) || u.flipped,
+                "Sons and riders leave only as captives"
+            );
+        }
+    }
+    for r in 0..g.data.map.regions.len() {
+        assert!(s.gather[r] <= MUSTER && s.arms[r] <= ARMS_SEARCHED);
+        if s.arms[r] != ARMS_NONE {
+            assert!(
+                g.data.map.regions[r].arms.is_some(),
+                "arms only where the map has them"
+            );
+        }
+    }
+    for side in 0..2 {
+        assert!(s.reserves[side] <= 2 && s.actions[side] <= 5);
+        let sum: i16 = s.vp.0[side].iter().sum();
+        assert_eq!(
+            sum,
+            s.vp.halves(side as u8),
+            "the VP track is the sum of its causes"
+        );
+    }
+    // Every VP cause matches what happened: destroyed units and killed leaders.
+    let vp = g.data.vp;
+    for side in [PATRIOT, BRITISH] {
+        let enemy_lost = |kind_leader: bool| {
+            s.units
+                .iter()
+                .enumerate()
+                .filter(|(i, u)| {
+                    g.side_of(s, *i as u8) != side
+                        && u.at == Loc::Removed
+                        && (u.kind == Kind::Leader) == kind_leader
+                        && !matches!(u.kind, Kind::Son | Kind::Rider | Kind::Hidden)
+                })
+                .count() as i16
+        };
+        let (unit_v, leader_v) = if s.mode.solitaire() {
+            (1, 1)
+        } else {
+            (vp.destroyed_unit, vp.killed_leader)
+        };
+        assert_eq!(
+            s.vp.0[side as usize][Cause::Destroyed as usize],
+            2 * unit_v * enemy_lost(false)
+        );
+        assert_eq!(
+            s.vp.0[side as usize][Cause::Killed as usize],
+            2 * leader_v * enemy_lost(true)
+        );
+    }
+    let total = s.deck.draw.len() + s.deck.discard.len();
+    assert_eq!(total, g.deck_ids(s.mode).len(), "no card is lost");
+    if s.ended.is_some() {
+        assert_eq!(s.phase, Phase::Over);
+    } else {
+        let setup = g.setup(s);
+        assert!(s.turn >= setup.first_turn && s.turn <= setup.last_turn);
+    }
+}
+
+#[test]
+fn random_games_end_with_invariants_and_agreement() {
+    let g = game();
+    let games = if cfg!(debug_assertions) { 1000 } else { 2000 };
+    for scenario in SCENARIOS {
+        for seed in 0..games {
+            let mut s = g.new_game(scenario, &Options::new(), seed).unwrap();
+            let mut pick = Dice::from_seed(seed ^ 77);
+            let mut actions = Vec::new();
+            let mut steps = 0;
+            check_invariants(&g, &s);
+            while let Some(side) = g.to_act(&s) {
+                g.legal_actions(&s, &mut actions);
+                assert!(
+                    !actions.is_empty(),
+                    "{scenario} seed {seed}: no action in {:?}",
+                    s.phase
+                );
+                if seed % 10 == 0 {
+                    check_agreement(&g, &s, &actions);
+                }
+                let a = actions[pick.below(actions.len() as u32) as usize];
+                g.apply(&mut s, side, a)
+                    .unwrap_or_else(|e| panic!("{scenario} seed {seed}: {a:?} refused: {e}"));
+                check_invariants(&g, &s);
+                steps += 1;
+                assert!(
+                    steps < 20_000,
+                    "{scenario} seed {seed}: the game does not end"
+                );
+            }
+            assert!(g.outcome(&s).is_some());
+        }
+    }
+}
+
+#[test]
+fn random_games_with_every_option_end() {
+    let g = game();
+    let mut o = Options::new();
+    for k in [
+        "leader-rerolls",
+        "movement-fire",
+        "hobbled-sons",
+        "militia-six",
+        "percy-turn-8",
+    ] {
+        o.insert(k.into(), "on".into());
+    }
+    for arms in ["none", "card-any", "card-marks"] {
+        o.insert("hidden-arms".into(), arms.into());
+        let o = g.info().resolve_options(&o).unwrap();
+        for scenario in SCENARIOS {
+            for seed in 0..40 {
+                let mut s = g.new_game(scenario, &o, seed).unwrap();
+                play_random(&g, &mut s, seed, |s| check_invariants(&g, s));
+                assert!(g.outcome(&s).is_some());
+            }
+        }
+    }
+}
+
+#[test]
+fn same_seed_and_actions_give_the_same_game() {
+    let g = game();
+    for scenario in SCENARIOS {
+        for seed in 0..10 {
+            let mut a = g.new_game(scenario, &Options::new(), seed).unwrap();
+            let mut b = g.new_game(scenario, &Options::new(), seed).unwrap();
+            assert_eq!(a, b);
+            let mut pick = Dice::from_seed(seed);
+            let mut actions = Vec::new();
+            while let Some(side) = g.to_act(&a) {
+                g.legal_actions(&a, &mut actions);
+                let x = actions[pick.below(actions.len() as u32) as usize];
+                let ea = g.apply(&mut a, side, x).unwrap();
+                let eb = g.apply(&mut b, side, x).unwrap();
+                assert_eq!(ea, eb);
+                assert_eq!(a, b);
+            }
+        }
+    }
+}
+
+#[test]
+fn positions_round_trip_through_json() {
+    let g = game();
+    for scenario in SCENARIOS {
+        for seed in 0..10 {
+            let mut s = g.new_game(scenario, &Options::new(), seed).unwrap();
+            let mut pick = Dice::from_seed(seed);
+            let mut actions = Vec::new();
+            let mut n = 0;
+            while let Some(side) = g.to_act(&s) {
+                if n % 25 == 0 {
+                    let json = serde_json::to_string(&s).unwrap();
+                    let mut back: State = serde_json::from_str(&json).unwrap();
+                    g.validate(&mut back).unwrap();
+                    assert_eq!(back, s);
+                }
+                g.legal_actions(&s, &mut actions);
+                let x = actions[pick.below(actions.len() as u32) as usize];
+                g.apply(&mut s, side, x).unwrap();
+                n += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn state_is_small_and_plain() {
+    assert!(
+        std::mem::size_of::<State>() <= 4096,
+        "{} bytes",
+        std::mem::size_of::<State>()
+    );
+}
+
+#[test]
+fn views_never_leak_the_deck_the_other_peek_or_the_dice() {
+    let g = game();
+    for seed in 0..30 {
+        let mut s = g.new_game("standard", &Options::new(), seed).unwrap();
+        let mut pick = Dice::from_seed(seed);
+        let mut actions = Vec::new();
+        let mut n = 0;
+        while let Some(side) = g.to_act(&s) {
+            if n % 7 == 0 {
+                for viewer in [
+                    Viewer::Side(PATRIOT),
+                    Viewer::Side(BRITISH),
+                    Viewer::Spectator,
+                ] {
+                    let v = serde_json::to_value(g.view(&s, viewer)).unwrap();
+                    let text = v.to_string();
+                    assert!(
+                        !text.contains("word_pos") && !text.contains("\"key\""),
+                        "dice leak"
+                    );
+                    assert!(v.get("deck").is_none(), "the deck order is never in a view");
+                    // Only the viewer's own peek is shown, and only as far as it still holds.
+                    let seen: Vec<u8> = serde_json::from_value(v["seen"].clone()).unwrap();
+                    match viewer {
+                        Viewer::Side(x) => assert_eq!(seen, s.deck.seen_by(x).to_vec()),
+                        Viewer::Spectator => assert!(seen.is_empty()),
+                    }
+                }
+                // Two states that differ only in what a side cannot know look the same to it.
+                for viewer in [PATRIOT, BRITISH] {
+                    let mut other = s.clone();
+                    let mut rng = rand_chacha_rng(seed + n);
+                    g.determinize(&mut other, viewer, &mut rng);
+                    let a = serde_json::to_value(g.view(&s, Viewer::Side(viewer))).unwrap();
+                    let b = serde_json::to_value(g.view(&other, Viewer::Side(viewer))).unwrap();
+                    assert_eq!(a, b, "determinize changes only what the viewer cannot see");
+                    assert_eq!(other.deck.seen_by(viewer), s.deck.seen_by(viewer));
+                    // The resample depends only on what the viewer knows: a state with the
+                    // unseen cards in another order resamples to the same state.
+                    let mut shuffled = s.clone();
+                    let keep = shuffled.deck.seen_by(viewer).len();
+                    let unseen = shuffled.deck.draw.len() - keep;
+                    shuffled.deck.draw[..unseen].reverse();
+                    shuffled.dice = Dice::from_seed(unseen as u64 + 1000);
+                    let mut rng2 = rand_chacha_rng(seed + n);
+                    g.determinize(&mut shuffled, viewer, &mut rng2);
+                    assert_eq!(
+                        shuffled, other,
+                        "determinize reads nothing the viewer cannot see"
+                    );
+                }
+            }
+            g.legal_actions(&s, &mut actions);
+            let x = actions[pick.below(actions.len() as u32) as usize];
+            g.apply(&mut s, side, x).unwrap();
+            n += 1;
+        }
+    }
+}
+
+#[test]
+fn log_entries_of_a_peek_go_only_to_the_peeking_side() {
+    let g = game();
+    let mut s = g.new_game("standard", &Options::new(), 5).unwrap();
+    finish_opening(&g, &mut s);
+    let side = g.to_act(&s).unwrap();
+    let ev = g
+        .apply(&mut s, side, muster_revolution_road::Action::Intel)
+        .unwrap();
+    let entries: Vec<_> = ev.iter().map(|e| g.describe(&s, e)).collect();
+    let peek = entries.iter().find(|e| e.section == "6.14").unwrap();
+    assert_eq!(peek.audience, muster_core::Audience::Side(side));
+    assert_eq!(s.deck.seen_by(side).len(), 2);
+    assert_eq!(s.deck.seen_by(1 - side).len(), 0);
+}
+

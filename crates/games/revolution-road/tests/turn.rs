@@ -1,0 +1,797 @@
+//! The turn (5.1-5.3), Reserve Actions and Plan (5.2, 6.13), Gather Intelligence (6.14),
+//! Pass (6.15), Hinder markers (6.11), the Nightriders (6.12, 9.0), Gather, Muster and Alert
+//! markers (4.3, 4.5, 4.6), search and capture (8.0-8.2), Escape (6.10), Rally (6.8), Ambush
+//! and Snipe (6.6, 6.7), the end of the game (11.0-13.0) and the solitaire rules (15.2-15.4).
+
+mod common;
+use common::*;
+use muster_core::{Game, Options};
+use muster_revolution_road::Action;
+use muster_revolution_road::concord::sequence::to_act;
+use muster_revolution_road::concord::state::*;
+
+#[test]
+fn rule_5_2_the_side_with_more_actions_acts_first() {
+    let g = game();
+    for seed in 0..40 {
+        let mut s = g.new_game("standard", &Options::new(), seed).unwrap();
+        finish_opening(&g, &mut s);
+        let c = g.data.cards.get(s.card);
+        if c.british != c.patriot {
+            let first = if c.british > c.patriot {
+                BRITISH
+            } else {
+                PATRIOT
+            };
+            assert_eq!(to_act(&s), Some(first));
+        }
+        assert_eq!(s.actions, [c.patriot, c.british]);
+    }
+}
+
+#[test]
+fn rule_5_2_reserve_actions_need_one_of_two_conditions() {
+    let g = game();
+    let mut s = empty_board(&g, 1);
+    put(&g, &mut s, "r1", "cambridge");
+    s.reserves[BRITISH as usize] = 1;
+    for (mine, theirs, ok) in [
+        (3, 2, false),
+        (2, 3, true),
+        (2, 2, true),
+        (1, 0, true),
+        (3, 0, false),
+    ] {
+        round(&mut s, BRITISH, mine, theirs);
+        assert_eq!(
+            legal(&g, &s).contains(&Action::Reserve),
+            ok,
+            "{mine} against {theirs}"
+        );
+    }
+    round(&mut s, BRITISH, 2, 3);
+    apply(&g, &mut s, Action::Reserve);
+    apply(&g, &mut s, Action::Intel);
+    assert_eq!(s.reserves[BRITISH as usize], 0);
+    assert_eq!(
+        s.actions[BRITISH as usize], 2,
+        "a reserve action leaves the track alone"
+    );
+    assert_eq!(to_act(&s), Some(PATRIOT));
+}
+
+#[test]
+fn rule_6_13_plan_only_on_the_1_space_or_when_only_pass_is_left() {
+    let g = game();
+    let mut s = empty_board(&g, 2);
+    put(&g, &mut s, "r1", "cambridge");
+    round(&mut s, BRITISH, 2, 2);
+    assert!(!legal(&g, &s).contains(&Action::Plan));
+    round(&mut s, BRITISH, 1, 2);
+    assert!(legal(&g, &s).contains(&Action::Plan));
+    s.reserves[BRITISH as usize] = 2;
+    assert!(
+        !legal(&g, &s).contains(&Action::Plan),
+        "two reserves at most"
+    );
+    // Nothing but Pass legal: Plan with more actions left (6.15).
+    let mut t = empty_board(&g, 2);
+    round(&mut t, BRITISH, 3, 2);
+    t.peeked[BRITISH as usize] = true;
+    t.hinder = [HinderAt::Track; 3];
+    assert_eq!(legal(&g, &t), vec![Action::Plan, Action::Pass]);
+    apply(&g, &mut t, Action::Plan);
+    assert_eq!(
+        (t.actions[BRITISH as usize], t.reserves[BRITISH as usize]),
+        (2, 1)
+    );
+}
+
+#[test]
+fn rule_6_14_intel_once_per_turn_shows_the_top_two_cards() {
+    let g = game();
+    let mut s = empty_board(&g, 3);
+    round(&mut s, PATRIOT, 2, 2);
+    let top: Vec<u8> = s.deck.draw.iter().rev().take(2).copied().collect();
+    apply(&g, &mut s, Action::Intel);
+    assert_eq!(s.deck.seen_by(PATRIOT).to_vec(), top);
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(!legal(&g, &s).contains(&Action::Intel));
+}
+
+#[test]
+fn rule_5_3_end_of_turn_steps() {
+    let g = game();
+    let mut s = empty_board(&g, 4);
+    let (lex, men, con) = (
+        region(&g, "lexington"),
+        region(&g, "menotomy"),
+        region(&g, "concord"),
+    );
+    s.gather[lex as usize] = MUSTER;
+    s.gather[men as usize] = MUSTER;
+    s.gather[con as usize] = MUSTER;
+    let m = put(&g, &mut s, "m1", "lexington");
+    s.units[m as usize].under = true;
+    put(&g, &mut s, "r1", "menotomy");
+    s.hinder = [
+        HinderAt::Map {
+            region: lex,
+            turns: 1,
+        },
+        HinderAt::Map {
+            region: con,
+            turns: 2,
+        },
+        HinderAt::Track,
+    ];
+    let r = unit(&g, &s, "r1");
+    s.units[r as usize].moved = true;
+    round(&mut s, BRITISH, 1, 0);
+    s.turn = 3;
+    apply(&g, &mut s, Action::Pass);
+    assert_eq!(
+        s.gather[lex as usize], NO_MARKER,
+        "no Regular, no Hinder Muster: removed"
+    );
+    assert!(!s.units[m as usize].under, "its units are active");
+    assert_eq!(
+        s.gather[men as usize], MUSTER,
+        "an unbroken Regular keeps it"
+    );
+    assert_eq!(s.gather[con as usize], MUSTER, "a Hinder Muster keeps it");
+    assert_eq!(s.hinder[0], HinderAt::Available);
+    assert_eq!(
+        s.hinder[1],
+        HinderAt::Map {
+            region: con,
+            turns: 1
+        }
+    );
+    assert_eq!(s.hinder[2], HinderAt::Available);
+    assert!(!s.units[r as usize].moved);
+    assert_eq!(s.turn, 4);
+}
+
+#[test]
+fn rule_5_3_the_game_ends_after_turn_12() {
+    let g = game();
+    let mut s = empty_board(&g, 5);
+    s.turn = 12;
+    round(&mut s, BRITISH, 1, 0);
+    apply(&g, &mut s, Action::Pass);
+    assert!(s.ended.is_some());
+    assert!(
+        g.outcome(&s).unwrap().reason.contains("11.0"),
+        "never in Concord: automatic Patriot victory"
+    );
+    assert_eq!(s.ended.unwrap().winner, PATRIOT);
+}
+
+#[test]
+fn rule_5_3_captives_move_toward_boston_and_score_there() {
+    let g = game();
+    let mut s = empty_board(&g, 6);
+    let a = put(&g, &mut s, "adams", "roxbury");
+    s.units[a as usize].flipped = true;
+    round(&mut s, BRITISH, 1, 0);
+    apply(&g, &mut s, Action::Pass);
+    assert!(matches!(s.phase, Phase::Captives { .. }));
+    assert_eq!(to_act(&s), Some(BRITISH));
+    apply(&g, &mut s, Action::To(region(&g, "boston")));
+    assert_eq!(s.units[a as usize].at, Loc::Removed);
+    assert_eq!(
+        s.vp.0[BRITISH as usize][Cause::Delivered as usize],
+        2 * g.data.vp.captured_son
+    );
+}
+
+#[test]
+fn rule_9_0_opening_call_dawes_pays_two_to_leave_boston() {
+    let g = game();
+    let mut s = g.new_game("standard", &Options::new(), 7).unwrap();
+    let dawes = unit(&g, &s, "dawes");
+    apply(&g, &mut s, Action::Rider(dawes));
+    let l = legal(&g, &s);
+    let rox = region(&g, "roxbury");
+    assert!(l.contains(&Action::Ride(rox, true)) && !l.contains(&Action::Ride(rox, false)));
+    apply(&g, &mut s, Action::Ride(rox, true));
+    assert!(matches!(s.phase, Phase::Riders { ap: 2, .. }));
+    apply(&g, &mut s, Action::Alert);
+    assert_eq!(s.gather[rox as usize], MUSTER);
+    assert!(
+        !s.units[dawes as usize].flipped,
+        "no capture rolls in the opening call"
+    );
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
+    // Roxbury's Minuteman has its free move (4.3) before the first turn.
+    assert!(matches!(s.phase, Phase::Muster { .. }));
+    apply(&g, &mut s, Action::Stay);
+    assert!(s.card != 0 && matches!(s.phase, Phase::Round { .. }));
+    assert!(s.units[dawes as usize].moved);
+}
+
+#[test]
+fn rule_6_12_alerting_rolls_for_capture_and_leaving_regulars_costs_or_risks() {
+    let g = game();
+    let mut s = empty_board(&g, 8);
+    let rev = put(&g, &mut s, "revere", "medford");
+    s.gather[region(&g, "medford") as usize] = GATHER;
+    put(&g, &mut s, "r1", "menotomy");
+    round(&mut s, PATRIOT, 2, 2);
+    apply(&g, &mut s, Action::CallToArms);
+    apply(&g, &mut s, Action::Rider(rev));
+    s.dice = dice_rolling(&[6]);
+    apply(&g, &mut s, Action::Alert);
+    assert!(
+        s.units[rev as usize].flipped,
+        "a 6 captures the rider in the town"
+    );
+    // Another rider leaving a Regulars' region chooses to pay or to risk the roll.
+    let mut t = empty_board(&g, 8);
+    let rev = put(&g, &mut t, "revere", "menotomy");
+    put(&g, &mut t, "r1", "menotomy");
+    round(&mut t, PATRIOT, 2, 2);
+    apply(&g, &mut t, Action::CallToArms);
+    apply(&g, &mut t, Action::Rider(rev));
+    let lex = region(&g, "lexington");
+    let l = legal(&g, &t);
+    assert!(l.contains(&Action::Ride(lex, true)) && l.contains(&Action::Ride(lex, false)));
+    assert!(!l.contains(&Action::Alert));
+}
+
+#[test]
+fn rule_6_12_riders_leave_the_map_and_free_alert_units_from_the_next_turn() {
+    let g = game();
+    let mut s = empty_board(&g, 9);
+    let rev = put(&g, &mut s, "revere", "acton-road");
+    let boxr = region(&g, "alert-w");
+    s.alert[boxr as usize] = true;
+    let davis = put(&g, &mut s, "davis", "alert-w");
+    s.units[davis as usize].under = true;
+    round(&mut s, PATRIOT, 2, 2);
+    apply(&g, &mut s, Action::CallToArms);
+    apply(&g, &mut s, Action::Rider(rev));
+    apply(&g, &mut s, Action::Exit);
+    assert_eq!(s.units[rev as usize].at, Loc::Edge(1));
+    // Same turn: nothing to remove yet.
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(!legal(&g, &s).contains(&Action::CallToArms));
+    s.turn += 1;
+    s.units[rev as usize].moved = false;
+    round(&mut s, PATRIOT, 2, 2);
+    apply(&g, &mut s, Action::CallToArms);
+    apply(&g, &mut s, Action::Rider(rev));
+    apply(&g, &mut s, Action::RemoveAlert(boxr));
+    assert!(!s.alert[boxr as usize] && !s.units[davis as usize].under);
+    // The freed units enter the map from the box.
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(legal(&g, &s).contains(&Action::Assemble(boxr, region(&g, "acton-road"))));
+}
+
+#[test]
+fn rule_4_3_british_departure_flips_a_gather_marker() {
+    let g = game();
+    let mut s = empty_board(&g, 10);
+    s.turn = 2;
+    let lex = region(&g, "lexington");
+    s.gather[lex as usize] = GATHER;
+    let mm = put(&g, &mut s, "mm3", "lexington");
+    s.units[mm as usize].under = true;
+    put(&g, &mut s, "r1", "lexington");
+    round(&mut s, BRITISH, 2, 2);
+    apply(&g, &mut s, Action::Move(lex));
+    pick(&g, &mut s, "r1");
+    apply(&g, &mut s, Action::To(region(&g, "lincoln")));
+    apply(&g, &mut s, Action::Stop);
+    assert_eq!(s.gather[lex as usize], MUSTER);
+    assert!(
+        !s.units[mm as usize].under,
+        "the Minuteman is active at once"
+    );
+    assert!(
+        matches!(s.phase, Phase::Muster { .. }),
+        "with its free move of two regions"
+    );
+    let l = legal(&g, &s);
+    assert!(
+        l.contains(&Action::To(region(&g, "concord")))
+            && !l.contains(&Action::To(region(&g, "barretts-farm")))
+    );
+}
+
+#[test]
+fn rule_8_1_search_marks_reduced_by_militia_and_minutemen() {
+    let g = game();
+    for (militia, minutemen, expect) in [(false, false, 3), (true, false, 2), (true, true, 1)] {
+        let mut s = empty_board(&g, 11);
+        let lex = region(&g, "lexington");
+        s.arms[lex as usize] = ARMS_HIDDEN;
+        put(&g, &mut s, "r1", "lexington");
+        if militia {
+            put_militia(&g, &mut s, "m1", "lexington", 1);
+        }
+        if minutemen {
+            put(&g, &mut s, "mm1", "lexington");
+        }
+        // Card 12 (three marks) on top.
+        let pos = s.deck.draw.iter().position(|c| *c == 12);
+        match pos {
+            Some(i) => {
+                let last = s.deck.draw.len() - 1;
+                s.deck.draw.swap(i, last);
+            }
+            None => {
+                s.deck.discard.retain(|c| *c != 12);
+                s.deck.draw.push(12);
+            }
+        }
+        round(&mut s, BRITISH, 2, 2);
+        apply(&g, &mut s, Action::Search(lex));
+        assert_eq!(s.vp.0[BRITISH as usize][Cause::Search as usize], 2 * expect);
+        assert_eq!(s.arms[lex as usize], ARMS_SEARCHED);
+        assert_eq!(
+            s.shot,
+            militia || minutemen,
+            "10.0: searching among active Patriot units"
+        );
+    }
+}
+
+fn top_card(s: &mut State, id: u8) {
+    if let Some(i) = s.deck.draw.iter().position(|c| *c == id) {
+        s.deck.draw.remove(i);
+    } else {
+        s.deck.discard.retain(|c| *c != id);
+    }
+    s.deck.draw.push(id);
+}
+
+#[test]
+fn rule_8_2_capture_redraw_only_with_a_vp_to_pay() {
+    let g = game();
+    let mut s = empty_board(&g, 12);
+    let lex = region(&g, "lexington");
+    put(&g, &mut s, "r1", "lexington");
+    let adams = put(&g, &mut s, "adams", "lexington");
+    s.units[adams as usize].under = true;
+    top_card(&mut s, 1);
+    round(&mut s, BRITISH, 2, 2);
+    let mut poor = s.clone();
+    apply(&g, &mut poor, Action::Search(lex));
+    assert!(
+        matches!(poor.phase, Phase::SonAway { .. }),
+        "no VP: no redraw; the Patriot may move Adams"
+    );
+    assert_eq!(to_act(&poor), Some(PATRIOT));
+    s.vp.add(BRITISH, Cause::Concord, 2);
+    top_card(&mut s, 12);
+    top_card(&mut s, 1);
+    apply(&g, &mut s, Action::Search(lex));
+    assert!(matches!(s.phase, Phase::Redraw { .. }));
+    apply(&g, &mut s, Action::Redraw);
+    assert!(
+        s.units[adams as usize].flipped,
+        "card 12 captures Adams, under a marker or not"
+    );
+    assert_eq!(s.vp.halves(BRITISH), 0, "the redraw cost 1 VP");
+}
+
+#[test]
+fn rule_6_10_escape_roll_with_modifiers() {
+    let g = game();
+    let mut s = empty_board(&g, 13);
+    let rev = put(&g, &mut s, "revere", "lincoln");
+    s.units[rev as usize].flipped = true;
+    put_militia(&g, &mut s, "m1", "lincoln", 1);
+    put(&g, &mut s, "mm1", "lincoln");
+    put(&g, &mut s, "r1", "lincoln");
+    round(&mut s, PATRIOT, 2, 2);
+    s.dice = dice_rolling(&[5]);
+    apply(&g, &mut s, Action::Escape(rev));
+    assert!(!s.units[rev as usize].flipped, "5 + 2 - 1 = 6 escapes");
+    assert!(matches!(
+        s.phase,
+        Phase::SonAway {
+            optional: false,
+            ..
+        }
+    ));
+    let adams = put(&g, &mut s, "adams", "lincoln");
+    s.units[adams as usize].flipped = true;
+    s.units[adams as usize].since = s.turn;
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(
+        !legal(&g, &s).contains(&Action::Escape(adams)),
+        "not on the turn of capture"
+    );
+}
+
+#[test]
+fn rule_6_8_british_rally_two_per_leader_smith_one_after_concord() {
+    let g = game();
+    let mut s = empty_board(&g, 14);
+    let lin = region(&g, "lincoln");
+    for r in ["r1", "r2", "r3"] {
+        let u = put(&g, &mut s, r, "lincoln");
+        s.units[u as usize].flipped = true;
+    }
+    put(&g, &mut s, "smith", "lincoln");
+    assert_eq!(g.rally_capacity(&s, BRITISH, lin), 2);
+    s.concord = true;
+    assert_eq!(g.rally_capacity(&s, BRITISH, lin), 1);
+    put(&g, &mut s, "percy", "lincoln");
+    assert_eq!(g.rally_capacity(&s, BRITISH, lin), 3);
+    round(&mut s, BRITISH, 2, 2);
+    apply(&g, &mut s, Action::Rally(lin));
+    pick(&g, &mut s, "r1");
+    apply(&g, &mut s, Action::Done);
+    assert!(!s.units[unit(&g, &s, "r1") as usize].flipped);
+    assert!(
+        s.units[unit(&g, &s, "percy") as usize].rallied,
+        "the leader used carries the marker"
+    );
+}
+
+#[test]
+fn rule_6_6_ambush_two_moved_regulars_after_the_shot() {
+    let g = game();
+    let mut s = empty_board(&g, 15);
+    let lin = region(&g, "lincoln");
+    let r1 = put(&g, &mut s, "r1", "lincoln");
+    let r2 = put(&g, &mut s, "r2", "lincoln");
+    s.units[r1 as usize].moved = true;
+    s.units[r2 as usize].moved = true;
+    s.shot = true;
+    round(&mut s, PATRIOT, 2, 2);
+    apply(&g, &mut s, Action::Ambush(lin));
+    apply(&g, &mut s, Action::Pick(r1));
+    s.dice = dice_rolling(&[5, 4]);
+    apply(&g, &mut s, Action::Pick(r2));
+    assert!(s.units[r1 as usize].flipped && !s.units[r2 as usize].flipped);
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(
+        !legal(&g, &s).contains(&Action::Ambush(lin)),
+        "one Ambush marker per region"
+    );
+}
+
+#[test]
+fn rule_6_7_snipe_needs_four_marched_units() {
+    let g = game();
+    let mut s = empty_board(&g, 16);
+    let lin = region(&g, "lincoln");
+    for r in ["r1", "r2", "r3", "smith"] {
+        let u = put(&g, &mut s, r, "lincoln");
+        s.units[u as usize].moved = true;
+        s.units[u as usize].marched = r != "smith";
+    }
+    s.shot = true;
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(!legal(&g, &s).contains(&Action::Snipe(lin)));
+    let smith = unit(&g, &s, "smith");
+    s.units[smith as usize].marched = true;
+    assert!(legal(&g, &s).contains(&Action::Snipe(lin)));
+}
+
+#[test]
+fn rule_12_0_percy_award_once_at_lexington() {
+    let g = game();
+    let mut s = empty_board(&g, 17);
+    for id in ["percy", "cannon", "p1", "p2", "p3", "p4"] {
+        put(&g, &mut s, id, "lexington");
+    }
+    round(&mut s, BRITISH, 2, 2);
+    apply(&g, &mut s, Action::Intel);
+    assert!(s.percy_award);
+    assert_eq!(s.vp.0[BRITISH as usize][Cause::Percy as usize], 6);
+}
+
+#[test]
+fn rule_11_0_concord_scores_5_once_and_13_0_ties_go_to_the_british() {
+    let g = game();
+    let mut s = empty_board(&g, 18);
+    put(&g, &mut s, "r1", "concord");
+    round(&mut s, BRITISH, 2, 2);
+    apply(&g, &mut s, Action::Intel);
+    assert!(s.concord && s.shot);
+    assert_eq!(s.vp.halves(BRITISH), 10);
+    apply(&g, &mut s, Action::Intel);
+    assert_eq!(s.vp.halves(BRITISH), 10);
+    // End: the Patriot gets 5 for Percy's absence; equal totals go to the British.
+    s.turn = 12;
+    round(&mut s, BRITISH, 1, 0);
+    apply(&g, &mut s, Action::Pass);
+    assert_eq!(s.vp.halves(PATRIOT), 10);
+    assert_eq!(s.ended.unwrap().winner, BRITISH);
+}
+
+#[test]
+fn rule_15_2_solitaire_reinforcements_and_british_limits() {
+    let g = game();
+    let mut s = g.new_game("solitaire-patriot", &Options::new(), 3).unwrap();
+    // Percy may land on turn 8; the British never force march.
+    s.mover = BRITISH;
+    s.phase = Phase::Round { reserve: false };
+    s.actions[BRITISH as usize] = 2;
+    apply(&g, &mut s, Action::Move(region(&g, "boston")));
+    pick(&g, &mut s, "p1");
+    assert!(legal(&g, &s).contains(&Action::To(region(&g, "lechmere-point"))));
+    apply(&g, &mut s, Action::To(region(&g, "roxbury")));
+    apply(&g, &mut s, Action::To(region(&g, "brookline")));
+    assert!(
+        !matches!(s.phase, Phase::Move { steps: 2, .. }),
+        "two regions at most (15.2)"
+    );
+    // Reinforcements: a card with marks brings one hidden militia where the die says.
+    let mut t = g.new_game("solitaire-patriot", &Options::new(), 4).unwrap();
+    let before = t.units.iter().filter(|u| u.at == Loc::Spare).count();
+    let mut ev = Vec::new();
+    t.dice = dice_rolling(&[3]);
+    g.solitaire_reinforce(&mut t, 2, &mut ev);
+    assert_eq!(
+        t.units.iter().filter(|u| u.at == Loc::Spare).count(),
+        before - 1
+    );
+    let lex = region(&g, "lexington");
+    assert!(ev.iter().any(|e| matches!(e, muster_revolution_road::Event::Reinforcement { region, die: 3, .. } if *region == lex)));
+    g.solitaire_reinforce(&mut t, 0, &mut ev);
+    assert_eq!(
+        t.units.iter().filter(|u| u.at == Loc::Spare).count(),
+        before - 1,
+        "no marks, no militia"
+    );
+}
+
+#[test]
+fn rule_15_2_solitaire_hinder_goes_between_the_british_and_lexington() {
+    let g = game();
+    let s = g.new_game("solitaire-british", &Options::new(), 5).unwrap();
+    // British in Boston and Concord: Lincoln lies between Concord and Lexington; Waltham
+    // does not lie on a shortest way from either.
+    assert!(g.hinder_target_ok(&s, HINDER_MOVEMENT, region(&g, "lincoln")));
+    assert!(g.hinder_target_ok(&s, HINDER_MOVEMENT, region(&g, "lexington")));
+    assert!(!g.hinder_target_ok(&s, HINDER_MOVEMENT, region(&g, "acton-road")));
+}
+
+#[test]
+fn rule_15_2_solitaire_end_scores_objectives_after_attrition() {
+    let g = game();
+    let mut s = g.new_game("solitaire-british", &Options::new(), 6).unwrap();
+    // Everyone British in Lexington, no Patriots there: 4 + 2 VP.
+    let lex = region(&g, "lexington");
+    for i in 0..s.units.len() {
+        if g.side_of(&s, i as u8) == BRITISH {
+            s.units[i].at = Loc::At(lex);
+            s.units[i].flipped = false;
+        } else if s.units[i].at == Loc::At(lex) {
+            s.units[i].at = Loc::At(region(&g, "lincoln"));
+        }
+    }
+    s.turn = 12;
+    round(&mut s, BRITISH, 1, 0);
+    apply(&g, &mut s, Action::Pass);
+    assert_eq!(s.vp.0[BRITISH as usize][Cause::Objectives as usize], 12);
+}
+
+#[test]
+fn rule_6_11_a_removed_hinder_marker_waits_a_turn_on_the_track() {
+    let g = game();
+    let mut s = empty_board(&g, 20);
+    let lex = region(&g, "lexington");
+    s.hinder[HINDER_MOVEMENT as usize] = HinderAt::Map {
+        region: lex,
+        turns: 2,
+    };
+    round(&mut s, BRITISH, 2, 1);
+    apply(&g, &mut s, Action::Unhinder(HINDER_MOVEMENT));
+    assert_eq!(s.hinder[HINDER_MOVEMENT as usize], HinderAt::Track);
+    assert!(
+        !legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::Hinder(HINDER_MOVEMENT, _)))
+    );
+    // Only the owner places it; the British cannot place the Patriot's markers.
+    round(&mut s, BRITISH, 2, 1);
+    assert!(
+        !legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::Hinder(m, _) if *m != HINDER_MUSTER))
+    );
+}
+
+#[test]
+fn rule_14_4_militia_hit_on_six_minutemen_on_five() {
+    let g = game();
+    let mut s = empty_board(&g, 21);
+    assert_eq!(g.hits_on(&s, Kind::Militia), 5);
+    s.options.militia_six = true;
+    assert_eq!(g.hits_on(&s, Kind::Militia), 6);
+    assert_eq!(g.hits_on(&s, Kind::Hidden), 6);
+    assert_eq!(g.hits_on(&s, Kind::Minuteman), 5);
+    assert_eq!(g.hits_on(&s, Kind::Regular), 4);
+}
+
+#[test]
+fn rule_14_5_hidden_arms_balance_options() {
+    let g = game();
+    let end = |arms: u8| {
+        let mut s = empty_board(&g, 22);
+        s.options.arms_balance = arms;
+        s.arms[region(&g, "waltham") as usize] = ARMS_HIDDEN;
+        s.arms[region(&g, "lincoln") as usize] = ARMS_HIDDEN;
+        s.turn = 12;
+        round(&mut s, BRITISH, 1, 0);
+        apply(&g, &mut s, Action::Pass);
+        s.vp.0[PATRIOT as usize][Cause::Arms as usize]
+    };
+    assert_eq!(
+        end(0),
+        2 * (1 + 4),
+        "standard: 1 for unnumbered, the number for numbered"
+    );
+    assert_eq!(end(1), 2 * 4, "none for unnumbered markers");
+    let card = end(3);
+    assert!((2 * 4..=2 * (4 + 3)).contains(&card));
+}
+
+#[test]
+fn notation_round_trips_and_bad_text_is_refused() {
+    let g = game();
+    let mut s = g.new_game("standard", &Options::new(), 23).unwrap();
+    finish_opening(&g, &mut s);
+    for a in legal(&g, &s) {
+        let text = g.notation(&s, a);
+        assert_eq!(g.parse_action(&s, &text).unwrap(), a);
+        assert!(!g.label(&s, a).is_empty());
+    }
+    let e = g.parse_action(&s, "fly boston").unwrap_err();
+    assert_eq!(e.kind, muster_core::IllegalKind::Unparsable);
+    let e = g.parse_action(&s, "attack nowhere").unwrap_err();
+    assert_eq!(e.kind, muster_core::IllegalKind::NotLegal);
+    let before = s.clone();
+    let side = to_act(&s).unwrap();
+    assert!(g.apply(&mut s, 1 - side, Action::Pass).is_err());
+    assert_eq!(s, before);
+}
+
+#[test]
+fn rule_12_0_percy_arrives_on_turn_9_or_8_by_option() {
+    let g = game();
+    for (opt, turn) in [(false, 9u8), (true, 8)] {
+        let mut s = empty_board(&g, 24);
+        s.options.percy_turn_8 = opt;
+        for id in ["percy", "cannon", "p1"] {
+            let u = unit(&g, &s, id);
+            s.units[u as usize].at = Loc::Pending;
+        }
+        s.turn = turn - 1;
+        round(&mut s, BRITISH, 1, 0);
+        apply(&g, &mut s, Action::Pass);
+        assert_eq!(s.turn, turn);
+        let percy = unit(&g, &s, "percy");
+        assert_eq!(s.units[percy as usize].at, Loc::At(region(&g, "boston")));
+    }
+}
+
+#[test]
+fn faq_one_search_tries_for_both_sons_and_removing_a_hinder_is_not_a_search() {
+    let g = game();
+    let mut s = empty_board(&g, 25);
+    let lex = region(&g, "lexington");
+    put(&g, &mut s, "r1", "lexington");
+    let adams = put(&g, &mut s, "adams", "lexington");
+    let hancock = put(&g, &mut s, "hancock", "lexington");
+    put_militia(&g, &mut s, "m1", "lexington", 1);
+    s.arms[lex as usize] = ARMS_HIDDEN;
+    s.hinder[HINDER_SEARCH as usize] = HinderAt::Map {
+        region: lex,
+        turns: 2,
+    };
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Unhinder(HINDER_SEARCH));
+    assert!(!s.shot, "removing Hinder Search is not a search (FAQ)");
+    round(&mut s, BRITISH, 3, 3);
+    // Drawn in order: the arms (card 5), Adams (12), Hancock (21).
+    top_card(&mut s, 21);
+    top_card(&mut s, 12);
+    top_card(&mut s, 5);
+    let discards = s.deck.discard.len();
+    apply(&g, &mut s, Action::Search(lex));
+    assert!(s.units[adams as usize].flipped && s.units[hancock as usize].flipped);
+    assert_eq!(s.deck.discard.len(), discards + 3, "a card for each target");
+    assert_eq!(
+        s.vp.0[BRITISH as usize][Cause::Search as usize],
+        2,
+        "card 5: two marks less one"
+    );
+    assert_eq!(s.arms[lex as usize], ARMS_SEARCHED);
+    assert!(s.shot, "an active unbroken militia was present (10.0)");
+}
+
+#[test]
+fn rule_15_2_solitaire_opportunity_fire_on_british_moves() {
+    let g = game();
+    let mut s = g
+        .new_game("solitaire-patriot", &Options::new(), 26)
+        .unwrap();
+    // Clear the board and move a British Regular next to five hidden militia and a Minuteman:
+    // one die per five strength points, one for the Minuteman.
+    for u in s.units.iter_mut() {
+        if u.at != Loc::Spare && u.at != Loc::Removed {
+            u.at = Loc::Removed;
+        }
+    }
+    s.british_in = 0;
+    for id in ["r1", "r2", "r3"] {
+        let u = put(&g, &mut s, id, "concord");
+        s.units[u as usize].flipped = false;
+    }
+    for i in 1..=5 {
+        let u = unit(&g, &s, &format!("m{i}"));
+        s.units[u as usize].at = Loc::At(region(&g, "lexington"));
+        assert_eq!(s.units[u as usize].kind, Kind::Hidden);
+    }
+    let mm = put(&g, &mut s, "mm1", "lexington");
+    s.units[mm as usize].flipped = false;
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Move(region(&g, "concord")));
+    pick(&g, &mut s, "r1");
+    let side = to_act(&s).unwrap();
+    let ev = g
+        .apply(&mut s, side, Action::To(region(&g, "lincoln")))
+        .unwrap();
+    // Lincoln is next to Lexington: the hidden militia there were revealed to count strength.
+    let strength: u8 = (1..=5)
+        .map(|i| {
+            let u = s.units[unit(&g, &s, &format!("m{i}")) as usize];
+            assert_eq!(u.kind, Kind::Militia);
+            u.value
+        })
+        .sum();
+    let fire = ev.iter().find_map(|e| match e {
+        muster_revolution_road::Event::Roll {
+            dice,
+            hits,
+            section: "15.2",
+            ..
+        } => Some((*dice, *hits)),
+        _ => None,
+    });
+    let (dice, hits) = fire.expect("the Patriots fire");
+    assert_eq!(
+        dice,
+        (strength + 1) / 5 + 1,
+        "one die per five strength points and one per Minuteman"
+    );
+    assert!(hits <= 2, "at most two hits a move");
+}
+
+#[test]
+fn rule_5_2_tied_actions_a_die_decides_even_patriot_odd_british() {
+    let g = game();
+    let mut seen = [false; 2];
+    for seed in 0..200 {
+        let mut s = g.new_game("standard", &Options::new(), seed).unwrap();
+        finish_opening(&g, &mut s);
+        let c = g.data.cards.get(s.card);
+        if c.british != c.patriot {
+            continue;
+        }
+        // Replay the start with an event log to read the die.
+        let mut t = g.new_game("standard", &Options::new(), seed).unwrap();
+        let side = to_act(&t).unwrap();
+        let ev = g.apply(&mut t, side, Action::Done).unwrap();
+        let die = ev.iter().find_map(|e| match e {
+            muster_revolution_road::Event::FirstPlayer { die, side } => Some((*die, *side)),
+            _ => None,
+        });
+        if let Some((die, first)) = die {
+            let expect = if die % 2 == 0 { PATRIOT } else { BRITISH };
+            assert_eq!(first, expect);
+            seen[first as usize] = true;
+        }
+    }
+    assert!(seen[0] && seen[1], "both outcomes happen");
+}
