@@ -308,4 +308,3 @@ fn log_entries_of_a_peek_go_only_to_the_peeking_side() {
     assert_eq!(s.deck.seen_by(side).len(), 2);
     assert_eq!(s.deck.seen_by(1 - side).len(), 0);
 }
-
