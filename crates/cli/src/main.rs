@@ -168,9 +168,9 @@ struct PlayArgs {
     /// Your side, e.g. american or british (default: the first side).
     #[arg(long = "as")]
     side: Option<String>,
-    /// Who plays the other side.
-    #[arg(long, value_enum, default_value_t = Opponent::Random)]
-    vs: Opponent,
+    /// Who plays the other side (default: random; in a solitaire scenario, the medium bot).
+    #[arg(long, value_enum)]
+    vs: Option<Opponent>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// A game option, KEY=VALUE (repeatable).
@@ -409,7 +409,38 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
         }
     };
     let sides = game.info().sides.clone();
-    let me = args.side.clone().unwrap_or_else(|| sides[0].clone());
+    let scenario_id = game.record().scenario;
+    let bot_side = game
+        .info()
+        .scenarios
+        .iter()
+        .find(|s| s.id == scenario_id)
+        .and_then(|s| s.bot_side.clone());
+    // Solitaire (issue 6): the bot side is always a bot, at the level --vs names.
+    let vs = match (&bot_side, args.vs) {
+        (Some(b), Some(Opponent::Human)) => {
+            return Err(format!(
+                "{scenario_id} is a solitaire scenario: the {b} side is played by a bot; choose its level with --vs random|easy|medium|hard"
+            ));
+        }
+        (Some(_), None) => Opponent::Medium,
+        (_, Some(v)) => v,
+        (None, None) => Opponent::Random,
+    };
+    let me = match (&args.side, &bot_side) {
+        (Some(s), Some(b)) if s == b => {
+            return Err(format!(
+                "--as {s}: in {scenario_id} the {b} side is played by the bot"
+            ));
+        }
+        (Some(s), _) => s.clone(),
+        (None, Some(b)) => sides
+            .iter()
+            .find(|s| *s != b)
+            .cloned()
+            .unwrap_or_else(|| sides[0].clone()),
+        (None, None) => sides[0].clone(),
+    };
     if !sides.contains(&me) {
         return Err(format!("--as {me:?}: the sides are {sides:?}"));
     }
@@ -436,8 +467,8 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
         let Some(to_act) = game.to_act() else {
             return Ok(());
         };
-        let human = args.vs == Opponent::Human || to_act == me;
-        if let (false, Some(level)) = (human, args.vs.level()) {
+        let human = vs == Opponent::Human || to_act == me;
+        if let (false, Some(level)) = (human, vs.level()) {
             let action = bots
                 .choose(game.as_ref(), level, bot.next_u64())
                 .map_err(|e| e.message)?;

@@ -118,3 +118,150 @@ fn unknown_level_is_refused_with_a_clear_error() {
     let e = muster_ai::Level::parse("grandmaster").unwrap_err();
     assert!(e.message.contains("random"), "{}", e.message);
 }
+
+/// Solitaire scenarios (issue 6, §2): the bot side is played by a bot by default, at the level
+/// the player chooses, in the terminal and on the server.
+#[test]
+fn every_solitaire_scenario_seats_a_bot_on_its_bot_side() {
+    let registry = muster_cli::registry(None).unwrap();
+    let mut found = 0;
+    for g in registry.games() {
+        for s in &g.scenarios {
+            let Some(bot) = &s.bot_side else { continue };
+            found += 1;
+            let player = g.sides.iter().find(|x| *x != bot).unwrap();
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_muster"))
+                .args([
+                    "play",
+                    &g.id,
+                    "--scenario",
+                    &s.id,
+                    "--seed",
+                    "2",
+                    "--vs",
+                    "random",
+                ])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            {
+                use std::io::Write;
+                let mut stdin = child.stdin.take().unwrap();
+                let script = "1\n".repeat(60) + "q\n";
+                let _ = stdin.write_all(script.as_bytes());
+            }
+            let out = child.wait_with_output().unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                text.contains(&format!("{player} to act —")),
+                "{}/{}: {text}",
+                g.id,
+                s.id
+            );
+            assert!(
+                !text.contains(&format!("{bot} to act —")),
+                "{}/{}: the bot side was asked",
+                g.id,
+                s.id
+            );
+            for args in [vec!["--as", bot.as_str()], vec!["--vs", "human"]] {
+                let refused = std::process::Command::new(env!("CARGO_BIN_EXE_muster"))
+                    .args(["play", &g.id, "--scenario", &s.id])
+                    .args(&args)
+                    .stdin(std::process::Stdio::null())
+                    .output()
+                    .unwrap();
+                assert!(!refused.status.success(), "{}/{} {args:?}", g.id, s.id);
+                assert!(String::from_utf8_lossy(&refused.stderr).contains("bot"));
+            }
+        }
+    }
+    assert!(
+        found > 0 || registry.games().iter().all(|g| g.id != "concord"),
+        "concord has solitaire scenarios"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_refuses_a_solitaire_game_without_its_bot() {
+    let registry = muster_cli::registry(None).unwrap();
+    let solitaire: Vec<(String, String, String)> = registry
+        .games()
+        .iter()
+        .flat_map(|g| {
+            g.scenarios
+                .iter()
+                .filter_map(|s| s.bot_side.clone().map(|b| (g.id.clone(), s.id.clone(), b)))
+        })
+        .collect();
+    let file = std::env::temp_dir().join(format!("muster-solitaire-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    let config = muster_server::Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        database: format!("sqlite://{}", file.display()),
+        secure_cookies: false,
+    };
+    let state = muster_server::state(config, registry, muster_cli::bots())
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            muster_server::app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .await
+        .unwrap()
+    });
+    let http = reqwest::Client::builder()
+        .cookie_store(true)
+        .build()
+        .unwrap();
+    let base = format!("http://{addr}");
+    let s: serde_json::Value = http
+        .get(format!("{base}/api/session"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let csrf = s["csrf"].as_str().unwrap().to_string();
+    let post = |path: &str, body: serde_json::Value| {
+        http.post(format!("{base}{path}"))
+            .header("X-CSRF-Token", &csrf)
+            .json(&body)
+            .send()
+    };
+    post(
+        "/api/signup",
+        serde_json::json!({"name": "solo", "password": "solitaire player"}),
+    )
+    .await
+    .unwrap();
+    for (game, scenario, bot) in solitaire {
+        for (side, opponent) in [(bot.as_str(), "bot"), ("", "human")] {
+            let side = if side.is_empty() {
+                muster_cli::registry(None)
+                    .unwrap()
+                    .get(&game)
+                    .unwrap()
+                    .info()
+                    .sides
+                    .iter()
+                    .find(|x| **x != bot)
+                    .unwrap()
+                    .clone()
+            } else {
+                side.to_string()
+            };
+            let r = post("/api/games", serde_json::json!({"game": game, "scenario": scenario, "side": side, "opponent": opponent, "level": "random"})).await.unwrap();
+            assert_eq!(r.status().as_u16(), 422);
+            let v: serde_json::Value = r.json().await.unwrap();
+            assert_eq!(v["error"]["kind"], "solitaire");
+        }
+    }
+    let _ = std::fs::remove_file(&file);
+}

@@ -92,6 +92,10 @@ pub struct ScenarioInfo {
     pub source: String,
     /// Data items marked reconstructed (not printed in the rulebook), e.g. `map`.
     pub reconstructed: Vec<String>,
+    /// In a solitaire scenario, the side a bot plays (the CLI and the server seat a bot there,
+    /// at the level the player chooses); `None` for a game between two players.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot_side: Option<String>,
 }
 
 /// One game option, with its possible values.

@@ -372,6 +372,25 @@ pub async fn create(
             format!("the sides are {sides:?}"),
         ));
     }
+    // Solitaire scenarios (issue 6): the bot side is always a bot.
+    let bot_side = m
+        .info()
+        .scenarios
+        .iter()
+        .find(|s| s.id == c.scenario)
+        .and_then(|s| s.bot_side.clone());
+    if let Some(b) = &bot_side {
+        if c.side == *b || c.opponent != "bot" {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "solitaire",
+                format!(
+                    "{} is a solitaire scenario: the {b} side is played by a bot; take another side and choose the bot's level",
+                    c.scenario
+                ),
+            ));
+        }
+    }
     let level = match c.opponent.as_str() {
         "bot" => Some(Level::parse(c.level.as_deref().unwrap_or("medium"))?),
         "human" => None,

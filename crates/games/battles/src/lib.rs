@@ -104,6 +104,7 @@ impl Battles {
                 .map(|(s, source)| ScenarioInfo {
                     source: source.clone(),
                     reconstructed: s.reconstructed.clone(),
+                    bot_side: None,
                     id: s.id.clone(),
                     name: s.name.clone(),
                     description: format!(

@@ -106,6 +106,7 @@ impl SupplyLines {
                     .collect::<Vec<_>>()
                     .join(", "),
                 reconstructed: data.reconstructed.clone(),
+                bot_side: None,
             }],
             options: vec![],
         };

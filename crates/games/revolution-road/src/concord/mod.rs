@@ -105,7 +105,7 @@ impl Concord {
         }
         reconstructed.push("vp-aid".to_string());
         let source = data.sources.join(", ");
-        let scen = |id: &str, name: &str, desc: &str, setup: &str| {
+        let scen = |id: &str, name: &str, desc: &str, setup: &str, bot_side: Option<&str>| {
             let mut rec = reconstructed.clone();
             if let Some(s) = data.setups.iter().find(|s| s.id == setup) {
                 rec.extend(s.reconstructed.iter().map(|x| format!("set-up {x}")));
@@ -116,6 +116,7 @@ impl Concord {
                 description: desc.into(),
                 source: source.clone(),
                 reconstructed: rec,
+                bot_side: bot_side.map(str::to_string),
             }
         };
         let mut options: Vec<OptionInfo> = OPTIONS
@@ -143,18 +144,21 @@ impl Concord {
                     "From Boston to Concord (15.1)",
                     "Two players, twelve turns: the British march to Concord to search for arms and seize Adams and Hancock; the Patriots raise the country.",
                     "standard",
+                    None,
                 ),
                 scen(
                     "solitaire-british",
                     "Solitaire: the British player (15.2, 15.3)",
                     "Turns 8-12: bring Smith and Pitcairn from Concord to join Percy at Lexington; the Patriot side is played by a bot.",
                     "solitaire",
+                    Some("patriot"),
                 ),
                 scen(
                     "solitaire-patriot",
                     "Solitaire: the Patriot player (15.2, 15.4)",
                     "Turns 8-12: keep Smith and Pitcairn from joining Percy at Lexington; the British side is played by a bot.",
                     "solitaire",
+                    Some("british"),
                 ),
             ],
             options,
