@@ -118,7 +118,7 @@ pub fn greedy_action<G: Knowledge>(game: &G, state: &G::State, seed: u64) -> Opt
         let mut total = 0.0;
         for _ in 0..GREEDY_SAMPLES {
             let mut s = state.clone();
-            game.determinize(&mut s, me, &mut mcts_rng(&mut dice));
+            game.determinize(&mut s, me, &mut mcts::DiceRng(&mut dice));
             if game.apply(&mut s, me, a).is_err() {
                 continue;
             }
@@ -163,27 +163,6 @@ fn playout_value<G: Knowledge>(
         },
         None => game.evaluate(s, me).unwrap_or(0.5),
     }
-}
-
-fn mcts_rng(dice: &mut Dice) -> impl rand_core::Rng + '_ {
-    struct R<'a>(&'a mut Dice);
-    impl rand_core::TryRng for R<'_> {
-        type Error = core::convert::Infallible;
-        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-            Ok(self.0.next_u64() as u32)
-        }
-        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-            Ok(self.0.next_u64())
-        }
-        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-            for chunk in dst.chunks_mut(8) {
-                let x = self.0.next_u64().to_le_bytes();
-                chunk.copy_from_slice(&x[..chunk.len()]);
-            }
-            Ok(())
-        }
-    }
-    R(dice)
 }
 
 /// The action a bot of `level` chooses for the side to act, or `None` when the game is over.

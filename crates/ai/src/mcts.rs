@@ -258,7 +258,7 @@ fn grow<G: Knowledge>(
 }
 
 /// A `rand_core::Rng` over our dice, for `determinize`.
-struct DiceRng<'a>(&'a mut Dice);
+pub(crate) struct DiceRng<'a>(pub(crate) &'a mut Dice);
 
 impl rand_core::TryRng for DiceRng<'_> {
     type Error = core::convert::Infallible;

@@ -420,8 +420,22 @@ pub async fn create(
             }
         })
         .collect();
-    let status = if level.is_some() { "active" } else { "open" };
     let invite = level.is_none().then(random_token);
+    let id = start_game(&state, m, seed, seats, invite.clone()).await?;
+    Ok(Json(json!({"id": id, "invite": invite})))
+}
+
+/// Stores a new game (its row, its seats) in one transaction, puts it in memory and lets a bot
+/// move if the first decision is a bot's. A game with an empty seat waits as "open".
+async fn start_game(
+    state: &AppState,
+    m: Box<dyn Match>,
+    seed: u64,
+    seats: Vec<Seat>,
+    invite: Option<String>,
+) -> ApiResult<String> {
+    let open = seats.iter().any(|s| s.user_id.is_none() && s.bot.is_none());
+    let status = if open { "open" } else { "active" };
     let id = random_token()[..16].to_string();
     let record = m.record();
     let (_writer, mut tx) = state.begin_write().await?;
@@ -457,7 +471,7 @@ pub async fn create(
             id: id.clone(),
             m,
             seed,
-            invite: invite.clone(),
+            invite,
             status: status.into(),
             seats,
             version: 0,
@@ -465,7 +479,7 @@ pub async fn create(
         })),
     );
     spawn_bots(state.clone(), id.clone());
-    Ok(Json(json!({"id": id, "invite": invite})))
+    Ok(id)
 }
 
 /// `GET /api/games/{id}`
@@ -679,49 +693,11 @@ pub async fn rematch(
     };
     let seed = random_u64();
     let m = state.registry.new_match(&game, &scenario, &options, seed)?;
-    let new_id = random_token()[..16].to_string();
-    let open = seats.iter().any(|s| s.user_id.is_none() && s.bot.is_none());
-    let status = if open { "open" } else { "active" };
-    let (_writer, mut tx) = state.begin_write().await?;
-    sqlx::query(
-        "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, to_act, winner, created, updated) VALUES ($1, $2, $3, $4, $5, $6, NULL, 0, $7, $8, NULL, $9, $9)",
-    )
-    .bind(&new_id)
-    .bind(&game)
-    .bind(&scenario)
-    .bind(serde_json::to_string(&options).map_err(ApiError::internal)?)
-    .bind(seed as i64)
-    .bind(status)
-    .bind(m.position().to_string())
-    .bind(m.to_act())
-    .bind(now())
-    .execute(&mut *tx)
-    .await?;
-    for s in &seats {
-        sqlx::query("INSERT INTO seats (game_id, side, user_id, bot) VALUES ($1, $2, $3, $4)")
-            .bind(&new_id)
-            .bind(&s.side)
-            .bind(&s.user_id)
-            .bind(s.bot.map(|l| l.id().to_string()))
-            .execute(&mut *tx)
-            .await?;
-    }
-    tx.commit().await?;
-    let (txc, _) = broadcast::channel(64);
-    state.live.lock().await.insert(
-        new_id.clone(),
-        Arc::new(Mutex::new(Live {
-            id: new_id.clone(),
-            m,
-            seed,
-            invite: None,
-            status: status.into(),
-            seats,
-            version: 0,
-            tx: txc,
-        })),
-    );
-    spawn_bots(state.clone(), new_id.clone());
+    let invite = seats
+        .iter()
+        .any(|s| s.user_id.is_none() && s.bot.is_none())
+        .then(random_token);
+    let new_id = start_game(&state, m, seed, seats, invite).await?;
     Ok(Json(json!({"id": new_id})))
 }
 
