@@ -538,6 +538,25 @@ fn my_seat(l: &Live, user: &User, version: i64) -> ApiResult<String> {
     Ok(side)
 }
 
+/// Applies a change of the caller's seat (an action or an undo) to a copy of the game, checked
+/// against the seat and the version the caller saw, and persists it; answers the new game.
+async fn change_as_seat(
+    state: &AppState,
+    id: &str,
+    user: &User,
+    version: i64,
+    undo: bool,
+    change: impl FnOnce(&mut dyn Match, &str) -> Result<(), muster_core::Error>,
+) -> ApiResult<Value> {
+    let live = live(state, id).await?;
+    let mut l = live.lock().await;
+    let side = my_seat(&l, user, version)?;
+    let mut next = l.m.clone_box();
+    change(next.as_mut(), &side)?;
+    persist(state, &mut l, next, undo).await?;
+    Ok(l.json_for(Some(user)))
+}
+
 /// `POST /api/games/{id}/act`
 pub async fn act(
     State(state): State<AppState>,
@@ -548,14 +567,10 @@ pub async fn act(
 ) -> ApiResult<Json<Value>> {
     check_csrf(&headers)?;
     let b: ActBody = parse_body(&body)?;
-    let live = live(&state, &id).await?;
-    let mut l = live.lock().await;
-    let side = my_seat(&l, &user, b.version)?;
-    let mut next = l.m.clone_box();
-    next.act(Some(&side), &b.action)?;
-    persist(&state, &mut l, next, false).await?;
-    let answer = l.json_for(Some(&user));
-    drop(l);
+    let answer = change_as_seat(&state, &id, &user, b.version, false, |m, side| {
+        m.act(Some(side), &b.action).map(|_| ())
+    })
+    .await?;
     spawn_bots(state.clone(), id);
     Ok(Json(answer))
 }
@@ -576,13 +591,11 @@ pub async fn undo(
 ) -> ApiResult<Json<Value>> {
     check_csrf(&headers)?;
     let b: UndoBody = parse_body(&body)?;
-    let live = live(&state, &id).await?;
-    let mut l = live.lock().await;
-    let side = my_seat(&l, &user, b.version)?;
-    let mut next = l.m.clone_box();
-    next.undo(Some(&side))?;
-    persist(&state, &mut l, next, true).await?;
-    Ok(Json(l.json_for(Some(&user))))
+    let answer = change_as_seat(&state, &id, &user, b.version, true, |m, side| {
+        m.undo(Some(side))
+    })
+    .await?;
+    Ok(Json(answer))
 }
 
 #[derive(Deserialize, Default)]
