@@ -14,7 +14,9 @@ pub struct LoadConfig {
     pub games: usize,
     pub players: usize,
     pub seconds: u64,
-    /// Pause of each simulated player between decisions.
+    /// Mean pause of each simulated player between decisions; each pause is drawn uniformly
+    /// from half to one and a half times this, and each game starts at a random moment within
+    /// the first pause, so that 500 players do not act in lockstep waves.
     pub think_ms: u64,
     /// `sqlite` (a temporary file) or `postgres` (a throwaway cluster).
     pub database: String,
@@ -234,6 +236,15 @@ async fn play_one(
         }
     });
     let mut rng = muster_core::Dice::from_seed(g as u64);
+    let think = |rng: &mut muster_core::Dice| {
+        let ms = cfg.think_ms.max(1);
+        let span = u32::try_from(ms).unwrap_or(u32::MAX);
+        Duration::from_millis(ms / 2 + u64::from(rng.below(span)))
+    };
+    tokio::time::sleep(Duration::from_millis(u64::from(
+        rng.below(u32::try_from(cfg.think_ms.max(1)).unwrap_or(u32::MAX)),
+    )))
+    .await;
     while Instant::now() < deadline {
         let Ok(game) = p.get(&format!("/api/games/{id}")).await else {
             errors.fetch_add(1, Ordering::Relaxed);
@@ -248,7 +259,7 @@ async fn play_one(
             let _ = tokio::time::timeout(Duration::from_secs(2), notify.notified()).await;
             continue;
         }
-        tokio::time::sleep(Duration::from_millis(cfg.think_ms)).await;
+        tokio::time::sleep(think(&mut rng)).await;
         let action = legal[rng.below(legal.len() as u32) as usize]["action"].clone();
         let t = Instant::now();
         let r = p

@@ -58,7 +58,8 @@ enum Command {
         /// How long to run, in seconds.
         #[arg(long, default_value_t = 30)]
         seconds: u64,
-        /// Each player's pause before a decision, in milliseconds.
+        /// Each player's mean pause before a decision, in milliseconds (drawn uniformly from
+        /// half to one and a half times this; games start at random moments in the first pause).
         #[arg(long, default_value_t = 1000)]
         think_ms: u64,
         /// sqlite (a temporary file) or postgres (a throwaway cluster).
