@@ -99,6 +99,20 @@ pub fn random_action<G: Game>(game: &G, state: &G::State, seed: u64) -> Option<G
     Some(legal[dice.below(legal.len() as u32) as usize])
 }
 
+/// The actions a search bot weighs in `state`: the legal ones less what the game's knowledge
+/// prunes (never all of them).
+pub(crate) fn candidates<G: Knowledge>(game: &G, state: &G::State, out: &mut Vec<G::Action>) {
+    game.legal_actions(state, out);
+    if out.len() > 1 {
+        let all = out.len();
+        game.prune(state, out);
+        if out.is_empty() {
+            game.legal_actions(state, out);
+        }
+        debug_assert!(out.len() <= all);
+    }
+}
+
 /// Playouts per action for the greedy bot.
 const GREEDY_SAMPLES: u32 = 6;
 
@@ -107,7 +121,7 @@ const GREEDY_SAMPLES: u32 = 6;
 pub fn greedy_action<G: Knowledge>(game: &G, state: &G::State, seed: u64) -> Option<G::Action> {
     let me = game.to_act(state)?;
     let mut legal = Vec::new();
-    game.legal_actions(state, &mut legal);
+    candidates(game, state, &mut legal);
     if legal.len() <= 1 {
         return legal.first().copied();
     }
@@ -145,7 +159,7 @@ fn playout_value<G: Knowledge>(
         if steps >= depth && game.evaluate(s, side).is_some() {
             break;
         }
-        game.legal_actions(s, legal);
+        crate::candidates(game, s, legal);
         if legal.is_empty() {
             break;
         }

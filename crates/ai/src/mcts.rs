@@ -165,7 +165,7 @@ fn grow<G: Knowledge>(
         let mut node = 0u32;
         // Selection and expansion.
         while let Some(side) = game.to_act(&state) {
-            game.legal_actions(&state, &mut legal);
+            crate::candidates(game, &state, &mut legal);
             if legal.is_empty() {
                 break;
             }
@@ -237,7 +237,7 @@ fn grow<G: Knowledge>(
             if steps >= depth && game.evaluate(&state, side).is_some() {
                 break;
             }
-            game.legal_actions(&state, &mut legal);
+            crate::candidates(game, &state, &mut legal);
             if legal.is_empty() {
                 break;
             }
@@ -287,7 +287,7 @@ pub fn search<G: Knowledge>(
 ) -> Option<SearchResult<G::Action>> {
     let me = game.to_act(state)?;
     let mut legal = Vec::new();
-    game.legal_actions(state, &mut legal);
+    crate::candidates(game, state, &mut legal);
     if legal.is_empty() {
         return None;
     }

@@ -16,6 +16,13 @@ pub trait Knowledge: Game {
         1
     }
 
+    /// Removes from `actions` (the legal actions in `state`, in order) those a bot need never
+    /// consider there, such as cancelling a half-made choice or taking back a move just made,
+    /// so that search spends its effort on real choices and cannot wander in circles. It must
+    /// keep at least one action (the bots fall back to every legal action if it keeps none).
+    /// Only bots use it: a player is always offered every legal action.
+    fn prune(&self, _state: &Self::State, _actions: &mut Vec<Self::Action>) {}
+
     /// How many decisions a playout may make before `evaluate` is asked (when it gives
     /// estimates).
     fn playout_depth(&self) -> u32 {

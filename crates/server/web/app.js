@@ -738,7 +738,7 @@ async function gamePage(id) {
   const zoom = h(
     "div",
     { class: "zoom" },
-    h("span", { class: "board-hint" }, "Click a highlighted hex or counter to act."),
+    h("span", { class: "board-hint" }, "Click a highlighted place or counter on the map to act."),
     h("button", { title: "Zoom out", "aria-label": "Zoom out", onclick: () => setZoom(P.zoom / 1.25) }, "−"),
     h("button", { title: "Fit", "aria-label": "Fit the board", onclick: () => setZoom(1) }, "Fit"),
     h("button", { title: "Zoom in", "aria-label": "Zoom in", onclick: () => setZoom(P.zoom * 1.25) }, "+"),
@@ -1030,7 +1030,7 @@ async function gamePage(id) {
           .filter(([k]) => k !== "Enter")
           .map(([k, verbs]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, verbs.join(", "))]),
         h("dt", {}, "click"),
-        h("dd", {}, "a highlighted hex or counter on the map"),
+        h("dd", {}, "a highlighted place or counter on the map"),
       ),
     );
   }
