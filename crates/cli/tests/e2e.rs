@@ -460,7 +460,12 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
             play.log_after_reply = st["log"].as_u64().unwrap_or(0) as usize;
             reply_seen_at = Some(play.decisions);
         }
-        if reply_seen_at.is_some_and(|at| play.decisions > at) && play.board_clicks >= 3 {
+        // ... and the log has something to show (a game whose first decisions log nothing,
+        // like the supply moves that open Supply Lines, plays on until it does).
+        if reply_seen_at.is_some_and(|at| play.decisions > at)
+            && play.board_clicks >= 3
+            && st["log"].as_u64().unwrap_or(0) >= 2
+        {
             break;
         }
         if play.undos == 0 && play.decisions > 0 {

@@ -19,10 +19,6 @@ pub enum Action {
     Cancel,
     /// §5.5: discard a cube (War first) from an over-full area that no move can relieve.
     Discard(u8),
-    /// §5.3, §5.5: bring every over-full area within its limit by a fixed rule (rulings S5):
-    /// excess goes, War first, to the first areas along the supply line with room; only what
-    /// fits nowhere is discarded. A player who cares where it goes moves it by hand instead.
-    Settle,
     /// Finish moving supplies (§5.3, §7.0).
     Done,
     /// §7.0: activate the army in an area.

@@ -42,6 +42,35 @@ pub struct AreaDef {
     pub start_war: u8,
     /// Areas sharing a Movement Line with it, as bits (the Sea Box excluded: see `ports`).
     pub lines: u64,
+    /// Where the browser board draws it (`at = [x, y]`, reconstructed: rulings R15).
+    pub x: u16,
+    pub y: u16,
+}
+
+/// Largest coordinate of an area's position on the board.
+pub const MAX_COORD: i64 = 2000;
+
+/// Half the width and half the height an area of this kind takes on the browser board (its
+/// name, boxes and counters): the loader refuses positions where two of these overlap, and
+/// the board's JSON passes them on to the renderer.
+pub fn footprint(kind: Kind) -> (i64, i64) {
+    match kind {
+        Kind::City | Kind::Fort => (52, 32),
+        Kind::Point => (28, 30),
+        Kind::Sea => (100, 60),
+    }
+}
+
+/// Water drawn on the browser board under the areas (decoration only: the rules move along
+/// Movement Lines and through the Sea Box, never across water).
+#[derive(Clone, Debug)]
+pub struct Water {
+    pub name: String,
+    /// `sea` (a filled outline), `lake` (a wide band) or `river` (a line).
+    pub kind: String,
+    pub points: Vec<(u16, u16)>,
+    /// Where its name is written, if anywhere.
+    pub label: Option<(u16, u16)>,
 }
 
 /// One space of the Support Track (§11.0).
@@ -75,6 +104,7 @@ pub struct SetupArmy {
 #[derive(Clone, Debug)]
 pub struct Data {
     pub areas: Vec<AreaDef>,
+    pub water: Vec<Water>,
     pub sea: u8,
     pub nova_scotia: u8,
     pub quebec: u8,
@@ -172,6 +202,20 @@ impl Data {
 #[serde(deny_unknown_fields)]
 struct RawMap {
     area: Vec<RawArea>,
+    #[serde(default)]
+    water: Vec<RawWater>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWater {
+    name: String,
+    kind: String,
+    points: Vec<Vec<i64>>,
+    #[serde(default)]
+    label: Option<Vec<i64>>,
+    #[serde(default)]
+    reconstructed: bool,
 }
 
 #[derive(Deserialize)]
@@ -190,6 +234,9 @@ struct RawArea {
     war: u8,
     #[serde(default)]
     lines: Vec<String>,
+    /// Position on the browser board.
+    #[serde(default)]
+    at: Option<Vec<i64>>,
     #[serde(default)]
     reconstructed: bool,
 }
@@ -398,6 +445,21 @@ pub fn load(
         if a.reconstructed {
             rebuilt_areas += 1;
         }
+        let (x, y) = match a.at.as_deref() {
+            Some(&[x, y]) if (0..=MAX_COORD).contains(&x) && (0..=MAX_COORD).contains(&y) => {
+                (x as u16, y as u16)
+            }
+            Some(v) => {
+                return Err(at(format!(
+                    "at = {v:?} must be two numbers [x, y], each from 0 to {MAX_COORD}"
+                )));
+            }
+            None => {
+                return Err(at(
+                    "no position: add at = [x, y] (where the browser board draws it)".into(),
+                ));
+            }
+        };
         areas.push(AreaDef {
             id: Key::new(&a.id).map_err(at)?,
             name: a.name.clone(),
@@ -406,11 +468,85 @@ pub fn load(
             port: a.port,
             start_war: a.war,
             lines,
+            x,
+            y,
+        });
+    }
+    // Two areas drawn on top of each other could not be told apart, nor clicked.
+    for (i, a) in areas.iter().enumerate() {
+        for b in &areas[..i] {
+            let (aw, ah) = footprint(a.kind);
+            let (bw, bh) = footprint(b.kind);
+            let dx = (a.x as i64 - b.x as i64).abs();
+            let dy = (a.y as i64 - b.y as i64).abs();
+            if dx < aw + bw && dy < ah + bh {
+                return Err(format!(
+                    "{mf}: areas {:?} at [{}, {}] and {:?} at [{}, {}] overlap on the board: \
+                     their centres must be at least {} apart across or {} apart down",
+                    b.id.as_str(),
+                    b.x,
+                    b.y,
+                    a.id.as_str(),
+                    a.x,
+                    a.y,
+                    aw + bw,
+                    ah + bh
+                ));
+            }
+        }
+    }
+    let mut water = Vec::new();
+    let mut rebuilt_water = 0;
+    for (i, w) in raw.water.iter().enumerate() {
+        let at = |m: String| format!("{mf}: water {} ({:?}): {m}", i + 1, w.name);
+        let least = match w.kind.as_str() {
+            "sea" => 3,
+            "lake" | "river" => 2,
+            k => {
+                return Err(at(format!(
+                    "kind {k:?} must be \"sea\", \"lake\" or \"river\""
+                )));
+            }
+        };
+        if w.points.len() < least {
+            return Err(at(format!("a {} needs at least {least} points", w.kind)));
+        }
+        let mut points = Vec::new();
+        let mut label = None;
+        for (n, p) in w.points.iter().chain(&w.label).enumerate() {
+            match p.as_slice() {
+                &[x, y] if (0..=MAX_COORD).contains(&x) && (0..=MAX_COORD).contains(&y) => {
+                    if n < w.points.len() {
+                        points.push((x as u16, y as u16))
+                    } else {
+                        label = Some((x as u16, y as u16))
+                    }
+                }
+                v => {
+                    return Err(at(format!(
+                        "point {v:?} must be two numbers [x, y], each from 0 to {MAX_COORD}"
+                    )));
+                }
+            }
+        }
+        if w.reconstructed {
+            rebuilt_water += 1;
+        }
+        water.push(Water {
+            name: w.name.clone(),
+            kind: w.kind.clone(),
+            points,
+            label,
         });
     }
     if rebuilt_areas > 0 {
         reconstructed.push(format!(
-            "map: {rebuilt_areas} areas and their movement lines"
+            "map: {rebuilt_areas} areas, their movement lines and board positions"
+        ));
+    }
+    if rebuilt_water > 0 {
+        reconstructed.push(format!(
+            "map: {rebuilt_water} seas, lakes and rivers drawn on the board"
         ));
     }
     let sea = sea.ok_or_else(|| format!("{mf}: the map needs a Sea Box (kind = \"sea\")"))?;
@@ -627,6 +763,7 @@ pub fn load(
 
     Ok(Data {
         areas,
+        water,
         sea,
         nova_scotia: nova,
         quebec,

@@ -9,6 +9,7 @@
 
 pub mod action;
 mod battle;
+mod board;
 mod crown;
 pub mod data;
 mod impulse;
@@ -226,6 +227,17 @@ impl Game for SupplyLines {
 
     fn render_text(&self, s: &State, viewer: Viewer) -> String {
         text::render(&self.data, s, viewer)
+    }
+
+    fn board(&self, scenario: &str) -> serde_json::Value {
+        if scenario != SCENARIO {
+            return serde_json::Value::Null;
+        }
+        board::describe(&self.data, scenario, &self.info.scenarios[0].name)
+    }
+
+    fn client_script(&self) -> Option<&'static str> {
+        Some(include_str!("../web/board.js"))
     }
 }
 

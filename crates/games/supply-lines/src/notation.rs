@@ -19,7 +19,6 @@ pub fn notation(s: &State, a: Action) -> String {
         Action::War(n) => format!("war {n}"),
         Action::Cancel => "cancel".into(),
         Action::Discard(x) => format!("discard {}", id(s, x)),
-        Action::Settle => "settle".into(),
         Action::Done => "done".into(),
         Action::Activate(x, o) => format!("{} {}", o.word(), id(s, x)),
         Action::Units(n) => format!("units {n}"),
@@ -74,7 +73,6 @@ pub fn parse(s: &State, text: &str) -> Result<Action, IllegalAction> {
         "war" => Ok(Action::War(num()?)),
         "cancel" => bare(Action::Cancel),
         "discard" => Ok(Action::Discard(area()?)),
-        "settle" => bare(Action::Settle),
         "done" => bare(Action::Done),
         "units" => Ok(Action::Units(num()?)),
         "leaders" => Ok(Action::Leaders(num()?)),
@@ -86,7 +84,7 @@ pub fn parse(s: &State, text: &str) -> Result<Action, IllegalAction> {
         "no-request" => bare(Action::NoRequest),
         "concede" => bare(Action::Concede),
         _ => Err(bad(format!(
-            "unknown action {verb:?}; actions are from, to, food, war, cancel, discard, settle, done, \
+            "unknown action {verb:?}; actions are from, to, food, war, cancel, discard, done, \
              march, transport, attack, skirmish, dig-in, bombard, destroy, units, leaders, \
              end-march, pass, accept, request, triumvirate, no-request, concede"
         ))),
@@ -134,7 +132,6 @@ pub fn label(d: &Data, s: &State, a: Action) -> String {
         },
         Action::Cancel => "Cancel this supply move".into(),
         Action::Discard(x) => format!("Discard a cube in {} (War first)", name(d, x)),
-        Action::Settle => "Bring every over-full area within its limit automatically".into(),
         Action::Done => "Done moving supplies".into(),
         Action::Activate(x, o) => format!(
             "Activate {} ({} Units, {} Leaders): {}",

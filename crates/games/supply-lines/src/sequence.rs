@@ -52,9 +52,9 @@ pub fn legal(d: &Data, s: &State, out: &mut Actions) {
             if ok && pick.from.is_none() {
                 let before = out.len();
                 impulse::legal_activations(d, s, side, out);
-                // §7.0: only a non-passing impulse moves supplies; a player who has moved
-                // some and can activate nothing must still be able to end his impulse
-                // (rulings S8).
+                // §7.0: only a non-passing impulse moves supplies freely; a player who has
+                // moved some and can activate nothing must still be able to end his impulse,
+                // and moves that only put a limit right do not count (rulings S8).
                 if !moved || out.len() == before {
                     out.push(Action::Pass);
                 }
@@ -88,13 +88,6 @@ pub fn apply(d: &Data, s: &mut State, a: Action, ev: &mut Vec<Event>) -> Result<
     let Some(side) = to_act(s) else {
         return Ok(());
     };
-    if a == Action::Settle {
-        // Bringing areas within their limits is no voluntary move: it does not stop a pass
-        // (rulings S8).
-        supply::settle_limits(d, s, side, ev);
-        settle(d, s, ev);
-        return Ok(());
-    }
     match s.phase {
         Phase::NovaScotia { output } => {
             if let Action::Food(f) = a {
@@ -141,8 +134,18 @@ pub fn apply(d: &Data, s: &mut State, a: Action, ev: &mut Vec<Event>) -> Result<
                 impulse::activate(d, s, side, x, o, ev);
             }
             _ => {
+                // §5.5 (rulings S8): moving no more than an over-full area's excess out of it
+                // puts a limit right, which the owner must do before his impulse ends; it is
+                // not one of the free moves of a non-passing impulse, so it does not stop a
+                // pass. Any other move does.
+                let fix = match (pick.from, a) {
+                    (Some(f), Action::Food(n) | Action::War(n)) => {
+                        n <= supply::excess(d, s, side, f)
+                    }
+                    _ => true,
+                };
                 let pick = supply::apply_move(s, side, pick, a, ev);
-                let moved = moved || matches!(a, Action::Food(_) | Action::War(_));
+                let moved = moved || (matches!(a, Action::Food(_) | Action::War(_)) && !fix);
                 s.phase = Phase::Impulse { side, pick, moved };
             }
         },

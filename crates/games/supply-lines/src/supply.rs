@@ -38,6 +38,16 @@ pub fn limit(d: &Data, s: &State, a: u8) -> u8 {
     }
 }
 
+/// Cubes an area of `side` holds beyond its limit (§5.3, §5.5).
+pub fn excess(d: &Data, s: &State, side: SideId, a: u8) -> u8 {
+    let x = s.area(a);
+    if x.side == Some(side) && x.units > 0 {
+        x.cubes().saturating_sub(limit(d, s, a))
+    } else {
+        0
+    }
+}
+
 /// Bits of `side`'s areas holding more than their limit.
 pub fn over(d: &Data, s: &State, side: SideId) -> u64 {
     let mut m = 0;
@@ -109,22 +119,61 @@ pub fn reach_in(d: &Data, held: u64, crown: bool, from: u8) -> u64 {
     out
 }
 
+/// Room left in `b` for cubes moved there (the Sea Box takes any number of War, §5.4).
+fn room(d: &Data, s: &State, b: u8) -> u8 {
+    if b == d.sea {
+        u8::MAX
+    } else {
+        limit(d, s, b).saturating_sub(s.area(b).cubes())
+    }
+}
+
+/// Where `a`'s excess may go along `side`'s supply line: areas with room, and the Sea Box
+/// if `a` holds War (§5.4, §5.5).
+fn relief(d: &Data, s: &State, side: SideId, a: u8) -> u64 {
+    let r = reach(d, s, side, a);
+    let mut out = 0;
+    for b in bits(r) {
+        let ok = if b == d.sea {
+            s.area(a).war > 0
+        } else {
+            room(d, s, b) > 0
+        };
+        if ok {
+            out |= 1 << b;
+        }
+    }
+    out
+}
+
 /// May `side` discard from `a` now? Only from an over-full area whose excess no supply move
 /// could place anywhere (§5.5).
 pub fn must_discard(d: &Data, s: &State, side: SideId, a: u8) -> bool {
-    if over(d, s, side) >> a & 1 == 0 {
-        return false;
-    }
-    let r = reach(d, s, side, a);
-    if s.area(a).war > 0 && r >> d.sea & 1 == 1 {
-        return false;
-    }
-    !bits(r & !(1 << d.sea)).any(|b| s.area(b).cubes() < limit(d, s, b))
+    over(d, s, side) >> a & 1 == 1 && relief(d, s, side, a) == 0
 }
 
 /// The supply moves open to `side` with `pick` so far; and whether it may finish moving.
+///
+/// §5.3 lets a player exceed the limits while he moves, and §5.5 makes him put them right
+/// himself. While some area of his is over its limit (rulings S5), his next move takes cubes
+/// out of an over-full area, no more than its excess, to an area of its supply line with room
+/// for them (or War to the Sea Box); where no such move exists he discards one cube there,
+/// War first. Each such move lowers the total excess, so the putting right always ends, and
+/// since every area of a supply line sends straight to every other, it reaches every
+/// arrangement the free moves could.
 pub fn legal_moves(d: &Data, s: &State, side: SideId, pick: Pick, out: &mut Actions) -> bool {
+    let o = over(d, s, side);
     match (pick.from, pick.to) {
+        (None, _) if o != 0 => {
+            for a in bits(o) {
+                if relief(d, s, side, a) != 0 {
+                    out.push(Action::From(a));
+                } else {
+                    out.push(Action::Discard(a));
+                }
+            }
+            false
+        }
         (None, _) => {
             let held = s.held(side);
             let mut sources = held & !(1 << d.sea);
@@ -141,19 +190,14 @@ pub fn legal_moves(d: &Data, s: &State, side: SideId, pick: Pick, out: &mut Acti
                     out.push(Action::From(a));
                 }
             }
-            let o = over(d, s, side);
-            for a in bits(o) {
-                if must_discard(d, s, side, a) {
-                    out.push(Action::Discard(a));
-                }
-            }
-            if o != 0 {
-                out.push(Action::Settle);
-            }
-            o == 0
+            true
         }
         (Some(f), None) => {
-            let r = reach(d, s, side, f);
+            let r = if o != 0 {
+                relief(d, s, side, f)
+            } else {
+                reach(d, s, side, f)
+            };
             for b in bits(r) {
                 if b != d.sea || s.area(f).war > 0 {
                     out.push(Action::To(b));
@@ -164,12 +208,18 @@ pub fn legal_moves(d: &Data, s: &State, side: SideId, pick: Pick, out: &mut Acti
         }
         (Some(f), Some(t)) => {
             let x = s.area(f);
+            // While putting limits right: no more than the excess, no more than the room.
+            let cap = if o != 0 {
+                excess(d, s, side, f).min(room(d, s, t))
+            } else {
+                u8::MAX
+            };
             if t != d.sea {
-                for n in 1..=x.food {
+                for n in 1..=x.food.min(cap) {
                     out.push(Action::Food(n));
                 }
             }
-            for n in 1..=x.war {
+            for n in 1..=x.war.min(cap) {
                 out.push(Action::War(n));
             }
             out.push(Action::Cancel);
@@ -209,10 +259,6 @@ pub fn apply_move(s: &mut State, side: SideId, pick: Pick, a: Action, ev: &mut V
             }
             Pick::default()
         }
-        Action::Settle => {
-            // Handled by the caller, which knows the data.
-            Pick::default()
-        }
         Action::Discard(x) => {
             let ar = s.area_mut(x);
             let (food, war) = if ar.war > 0 {
@@ -230,47 +276,6 @@ pub fn apply_move(s: &mut State, side: SideId, pick: Pick, a: Action, ev: &mut V
     }
 }
 
-/// §5.3, §5.5 (rulings S5): moves the excess of every over-full area of `side`, War first,
-/// to the first areas of its supply line with room (never the Sea Box), and discards, War
-/// first, only what fits nowhere.
-pub fn settle_limits(d: &Data, s: &mut State, side: SideId, ev: &mut Vec<Event>) {
-    for a in bits(over(d, s, side)) {
-        let r = reach(d, s, side, a) & !(1 << d.sea);
-        for b in bits(r) {
-            let excess = s.area(a).cubes().saturating_sub(limit(d, s, a));
-            if excess == 0 {
-                break;
-            }
-            let room = limit(d, s, b).saturating_sub(s.area(b).cubes());
-            let n = excess.min(room);
-            if n == 0 {
-                continue;
-            }
-            let war = n.min(s.area(a).war);
-            let food = n - war;
-            s.area_mut(a).war -= war;
-            s.area_mut(a).food -= food;
-            s.area_mut(b).war += war;
-            s.area_mut(b).food += food;
-            ev.push(Event::SuppliesMoved {
-                from: a,
-                to: b,
-                food,
-                war,
-            });
-        }
-        let excess = s.area(a).cubes().saturating_sub(limit(d, s, a));
-        if excess > 0 {
-            let x = s.area_mut(a);
-            let war = excess.min(x.war);
-            let food = excess - war;
-            x.war -= war;
-            x.food -= food;
-            ev.push(Event::Discarded { area: a, food, war });
-        }
-    }
-}
-
 /// Is `a` one of the supply-move decisions?
 pub fn is_move(a: Action) -> bool {
     matches!(
@@ -281,7 +286,6 @@ pub fn is_move(a: Action) -> bool {
             | Action::War(_)
             | Action::Cancel
             | Action::Discard(_)
-            | Action::Settle
     )
 }
 

@@ -284,3 +284,26 @@ fn rule_7_7_destroy_costs_two_war_spares_victory_cities_and_advances_support() {
     assert_eq!(s.area(at(&g, "hartford")).war, 0);
     assert_eq!(s.support, before + 1);
 }
+
+#[test]
+fn rule_7_0_putting_a_limit_right_does_not_stop_a_pass_but_a_free_move_does() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    // Kinderhook (one Unit, carries two) holds three: one over, as a battle may leave it.
+    put(&g, &mut s, "kinderhook", P, 1, 0, 3, 0);
+    put(&g, &mut s, "albany", P, 1, 0, 0, 0);
+    // While it is over, the next move takes its excess (one cube) and nothing else.
+    assert_eq!(legal(&g, &s), vec!["from kinderhook"]);
+    play(&g, &mut s, &["from kinderhook", "to albany"]);
+    assert!(!is_legal(&g, &s, "food 2"), "no more than the excess");
+    play(&g, &mut s, &["food 1"]);
+    assert!(
+        is_legal(&g, &s, "pass"),
+        "putting a limit right is no free move"
+    );
+    // A free move now makes the impulse a non-passing one.
+    play(&g, &mut s, &["from kinderhook", "to albany", "food 1"]);
+    assert!(!is_legal(&g, &s, "pass"));
+    assert!(is_legal(&g, &s, "march albany"));
+}

@@ -84,7 +84,6 @@ fn universe(s: &State) -> Vec<Action> {
     let mut v = vec![
         Action::Cancel,
         Action::Done,
-        Action::Settle,
         Action::EndMarch,
         Action::Pass,
         Action::Accept,

@@ -209,7 +209,10 @@ fn rule_5_3_limits_are_checked_only_when_the_player_finishes() {
     // Kinderhook's army of one may carry two; four can pass through it for a while.
     play(&g, &mut s, &["from albany", "to kinderhook", "food 4"]);
     assert!(!is_legal(&g, &s, "pass"), "over the limit: no finishing");
-    assert!(is_legal(&g, &s, "settle"));
+    assert!(
+        is_legal(&g, &s, "from kinderhook"),
+        "the owner moves the excess"
+    );
     assert!(
         !is_legal(&g, &s, "discard kinderhook"),
         "room exists in Albany"
@@ -235,25 +238,68 @@ fn rule_5_5_forced_discards_take_war_before_food() {
 }
 
 #[test]
-fn rule_5_5_settle_moves_excess_along_the_line_before_discarding() {
+fn rule_5_5_the_owner_chooses_where_excess_goes_and_nothing_is_placed_for_him() {
     let g = game();
     let mut s = blank(&g, P);
     keep_leaders(&g, &mut s);
+    // Kinderhook's army of one carries two; it holds five. Albany has room for three,
+    // Hartford (further along the line through Springfield) for eight.
     put(&g, &mut s, "kinderhook", P, 1, 0, 3, 2);
     put(&g, &mut s, "albany", P, 1, 0, 5, 0);
-    play(&g, &mut s, &["settle"]);
-    let k = s.area(at(&g, "kinderhook"));
-    let a = s.area(at(&g, "albany"));
-    assert_eq!(k.cubes(), 2);
-    assert_eq!(a.cubes(), 8);
-    assert_eq!(
-        k.cubes() + a.cubes(),
-        10,
-        "nothing lost while room remained"
+    put(&g, &mut s, "springfield", P, 1, 0, 0, 0);
+    put(&g, &mut s, "hartford", P, 1, 0, 0, 0);
+    let offered = legal(&g, &s);
+    // No single action settles the limits for him, and nothing may be discarded while a
+    // move could keep it.
+    assert!(!offered.iter().any(|a| a == "settle"), "{offered:?}");
+    assert!(
+        !offered.iter().any(|a| a.starts_with("discard")),
+        "{offered:?}"
     );
+    assert!(!offered.contains(&"pass".to_string()));
+    // He sends the War to Hartford rather than to the nearest room, then one Food to Albany.
+    play(&g, &mut s, &["from kinderhook", "to hartford", "war 2"]);
+    assert!(!is_legal(&g, &s, "pass"), "still one over");
+    play(&g, &mut s, &["from kinderhook", "to albany", "food 1"]);
+    let k = s.area(at(&g, "kinderhook"));
+    assert_eq!((k.food, k.war), (2, 0));
+    assert_eq!(s.area(at(&g, "hartford")).war, 2);
+    assert_eq!(s.area(at(&g, "albany")).food, 6);
     assert!(
         is_legal(&g, &s, "pass"),
-        "putting limits right is no voluntary move (rulings S8)"
+        "moving only the excess is no free move: the impulse may still pass (rulings S8)"
+    );
+}
+
+#[test]
+fn rule_5_5_when_only_discarding_remains_the_owner_picks_the_area_one_cube_at_a_time() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    // Two lone armies at Points, each one over, with no friendly army beside them.
+    put(&g, &mut s, "oswego", P, 1, 0, 2, 1);
+    put(&g, &mut s, "head-of-elk", P, 1, 0, 3, 0);
+    let offered = legal(&g, &s);
+    assert!(
+        offered.contains(&"discard oswego".to_string()),
+        "{offered:?}"
+    );
+    assert!(offered.contains(&"discard head-of-elk".to_string()));
+    assert!(!offered.contains(&"pass".to_string()));
+    // One cube per decision: Head of Elk first, then Oswego's War (War before Food).
+    play(&g, &mut s, &["discard head-of-elk"]);
+    assert_eq!(s.area(at(&g, "head-of-elk")).food, 2);
+    assert!(
+        !is_legal(&g, &s, "discard head-of-elk"),
+        "within its limit now"
+    );
+    assert!(!is_legal(&g, &s, "pass"), "Oswego is still over");
+    play(&g, &mut s, &["discard oswego"]);
+    let o = s.area(at(&g, "oswego"));
+    assert_eq!((o.food, o.war), (2, 0));
+    assert!(
+        is_legal(&g, &s, "pass"),
+        "forced discards are no free moves"
     );
 }
 
