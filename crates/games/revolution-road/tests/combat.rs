@@ -5,6 +5,7 @@
 
 mod common;
 use common::*;
+use muster_core::{Game, Viewer};
 use muster_revolution_road::Action;
 use muster_revolution_road::concord::sequence::to_act;
 use muster_revolution_road::concord::state::*;
@@ -106,17 +107,16 @@ fn rule_7_0_hits_go_to_participants_first() {
     }
 }
 
-#[test]
-fn rule_7_1_2_moved_patriots_retreat_in_order() {
-    // A moved leader and two moved unbroken militia retreat: one hit first, the leader takes
-    // one militia along, the other militia breaks after retreating.
+/// A British attack on Lexington where Parker and three militia, all moved, retreat to
+/// Lincoln; m3 takes the 7.1.2 hit and is broken. Returns the game at the escort choice.
+fn moved_patriot_retreat(seed: u64) -> (muster_revolution_road::Concord, State, [u8; 4]) {
     let g = game();
-    let mut s = empty_board(&g, 4);
+    let mut s = empty_board(&g, seed);
     let lex = region(&g, "lexington");
     put(&g, &mut s, "r1", "lexington");
     let p = put(&g, &mut s, "parker", "lexington");
     let m1 = put_militia(&g, &mut s, "m1", "lexington", 1);
-    let m2 = put_militia(&g, &mut s, "m2", "lexington", 1);
+    let m2 = put_militia(&g, &mut s, "m2", "lexington", 2);
     let m3 = put_militia(&g, &mut s, "m3", "lexington", 1);
     for u in [p, m1, m2, m3] {
         s.units[u as usize].moved = true;
@@ -144,15 +144,159 @@ fn rule_7_1_2_moved_patriots_retreat_in_order() {
         }
     ));
     apply(&g, &mut s, Action::Hit(m3));
-    // m3 is now broken and moved: it retreats only with an escort, and the leader escorts it
-    // first; m1 and m2 go alone and break.
-    assert_eq!(s.units[m3 as usize].at, Loc::At(lin));
+    (g, s, [p, m1, m2, m3])
+}
+
+#[test]
+fn rule_7_1_2_the_patriot_chooses_which_militia_his_leader_escorts() {
+    // One escort (Parker) for three militia: the Patriot names the one he accompanies.
+    let (g, mut s, [p, m1, m2, m3]) = moved_patriot_retreat(4);
+    assert!(matches!(s.phase, Phase::Escort { .. }));
+    assert_eq!(to_act(&s), Some(PATRIOT), "the retreating side decides");
+    let l = legal(&g, &s);
+    for u in [m1, m2, m3] {
+        assert!(l.contains(&Action::Pick(u)), "any militia may be the one");
+    }
+    assert!(!l.contains(&Action::Pick(p)), "the leader is the escort");
+    let board = g.render_text(&s, Viewer::Side(PATRIOT));
+    assert!(
+        board.contains("7.1.2 retreat: 1 escorts for: m1 m2 m3"),
+        "{board}"
+    );
+    check_agreement(&g, &s, &l);
+    // He keeps the strong m2 whole rather than save the broken m3.
+    apply(&g, &mut s, Action::Pick(m2));
+    let lin = Loc::At(region(&g, "lincoln"));
+    let lex = Loc::At(region(&g, "lexington"));
+    assert_eq!(s.units[p as usize].at, lin);
+    assert_eq!(s.units[m2 as usize].at, lin);
+    assert!(!s.units[m2 as usize].flipped, "accompanied: not broken");
+    assert_eq!(s.units[m1 as usize].at, lin);
+    assert!(s.units[m1 as usize].flipped, "alone: retreats and breaks");
+    assert_eq!(
+        s.units[m3 as usize].at, lex,
+        "broken and alone: cannot retreat"
+    );
+    assert!(
+        matches!(s.phase, Phase::Defenders),
+        "m3 stayed, so the combat goes on"
+    );
+}
+
+#[test]
+fn rule_7_1_2_an_escort_may_take_a_broken_militia_instead() {
+    let (g, mut s, [p, m1, m2, m3]) = moved_patriot_retreat(4);
+    apply(&g, &mut s, Action::Pick(m3));
+    let lin = Loc::At(region(&g, "lincoln"));
+    for u in [p, m1, m2, m3] {
+        assert_eq!(s.units[u as usize].at, lin);
+    }
     assert!(s.units[m1 as usize].flipped && s.units[m2 as usize].flipped);
-    assert_eq!(s.units[p as usize].at, Loc::At(lin));
     assert!(
         matches!(s.phase, Phase::OpFire),
         "all defenders left: the attacker may OpFire"
     );
+}
+
+#[test]
+fn rule_7_1_2_the_defender_may_decline_an_escort() {
+    // "May be accompanied": done without a choice leaves every militia alone.
+    let (g, mut s, [p, m1, m2, m3]) = moved_patriot_retreat(4);
+    apply(&g, &mut s, Action::Done);
+    let lin = Loc::At(region(&g, "lincoln"));
+    assert_eq!(s.units[p as usize].at, lin);
+    assert!(s.units[m1 as usize].flipped && s.units[m2 as usize].flipped);
+    assert_eq!(s.units[m3 as usize].at, Loc::At(region(&g, "lexington")));
+}
+
+#[test]
+fn rule_7_1_2_with_an_escort_for_every_militia_nobody_is_asked() {
+    let g = game();
+    let mut s = empty_board(&g, 4);
+    let lex = region(&g, "lexington");
+    put(&g, &mut s, "r1", "lexington");
+    let p = put(&g, &mut s, "parker", "lexington");
+    let mm = put(&g, &mut s, "mm1", "lexington");
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 1);
+    for u in [p, mm, m1] {
+        s.units[u as usize].moved = true;
+    }
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    pick(&g, &mut s, "r1");
+    apply(&g, &mut s, Action::Done);
+    for u in [p, mm, m1] {
+        apply(&g, &mut s, Action::Pick(u));
+    }
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::To(region(&g, "lincoln")));
+    apply(&g, &mut s, Action::Hit(p));
+    assert!(
+        !matches!(s.phase, Phase::Escort { .. }),
+        "the Minuteman alone escorts m1"
+    );
+    assert!(!s.units[m1 as usize].flipped);
+    assert_eq!(s.units[m1 as usize].at, Loc::At(region(&g, "lincoln")));
+}
+
+#[test]
+fn rule_7_1_2_the_british_choose_the_regular_their_leader_brings_along() {
+    let g = game();
+    let mut s = empty_board(&g, 6);
+    let lex = region(&g, "lexington");
+    put_militia(&g, &mut s, "m1", "lexington", 2);
+    let smith = put(&g, &mut s, "smith", "lexington");
+    let r1 = put(&g, &mut s, "r1", "lexington");
+    let r2 = put(&g, &mut s, "r2", "lexington");
+    let r3 = put(&g, &mut s, "r3", "lexington");
+    for u in [smith, r1, r2, r3] {
+        s.units[u as usize].moved = true;
+    }
+    s.shot = true;
+    round(&mut s, PATRIOT, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    pick(&g, &mut s, "m1");
+    apply(&g, &mut s, Action::Done);
+    for u in [smith, r1, r2] {
+        apply(&g, &mut s, Action::Pick(u));
+    }
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::To(region(&g, "menotomy")));
+    apply(&g, &mut s, Action::Hit(smith));
+    // Smith is wounded by the 7.1.2 hit: no escort is left, so nobody is asked.
+    assert!(!matches!(s.phase, Phase::Escort { .. }));
+    // Again, with the hit on a Regular: Smith escorts one of the two.
+    let mut s = empty_board(&g, 6);
+    put_militia(&g, &mut s, "m1", "lexington", 2);
+    for id in ["smith", "r1", "r2", "r3"] {
+        let u = put(&g, &mut s, id, "lexington");
+        s.units[u as usize].moved = true;
+    }
+    s.shot = true;
+    round(&mut s, PATRIOT, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    pick(&g, &mut s, "m1");
+    apply(&g, &mut s, Action::Done);
+    for u in [smith, r1, r2, r3] {
+        apply(&g, &mut s, Action::Pick(u));
+    }
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::To(region(&g, "menotomy")));
+    apply(&g, &mut s, Action::Hit(r3));
+    assert!(matches!(s.phase, Phase::Escort { .. }));
+    assert_eq!(to_act(&s), Some(BRITISH));
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Pick(r1)) && l.contains(&Action::Pick(r2)));
+    assert!(!l.contains(&Action::Pick(r3)), "broken: it needs no escort");
+    // r2 goes with Smith; r1 rolls alone and the 6 breaks it.
+    s.dice = dice_rolling(&[6]);
+    apply(&g, &mut s, Action::Pick(r2));
+    let men = Loc::At(region(&g, "menotomy"));
+    for u in [smith, r1, r2, r3] {
+        assert_eq!(s.units[u as usize].at, men);
+    }
+    assert!(s.units[r1 as usize].flipped, "unaccompanied: rolled a 6");
+    assert!(!s.units[r2 as usize].flipped, "accompanied: no roll");
 }
 
 #[test]
@@ -385,4 +529,89 @@ fn rule_4_1_the_cannon_may_advance_after_a_patriot_retreat_before_combat() {
         "p2 did not attack"
     );
     assert!(matches!(s.phase, Phase::Round { .. }));
+}
+
+/// A Patriot attack in Lexington by m1 (strength 2) with Parker against r1, the option
+/// 14.1 set as given; the British fire first (defensive fire). The dice roll `rolls`.
+fn reroll_setup(rerolls: bool, rolls: &[u8]) -> (muster_revolution_road::Concord, State) {
+    let g = game();
+    let mut s = empty_board(&g, 12);
+    s.options.leader_rerolls = rerolls;
+    let lex = region(&g, "lexington");
+    put(&g, &mut s, "r1", "lexington");
+    put_militia(&g, &mut s, "m1", "lexington", 2);
+    put(&g, &mut s, "parker", "lexington");
+    s.shot = true;
+    round(&mut s, PATRIOT, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    pick(&g, &mut s, "m1");
+    pick(&g, &mut s, "parker");
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
+    pick(&g, &mut s, "r1");
+    apply(&g, &mut s, Action::Done);
+    s.dice = dice_rolling(rolls);
+    // The British roll two misses (no British leader: no re-roll), then the Patriot two.
+    apply(&g, &mut s, Action::DefensiveFire);
+    (g, s)
+}
+
+#[test]
+fn rule_14_1_the_side_with_a_healthy_leader_chooses_to_reroll_a_miss() {
+    let (g, mut s) = reroll_setup(true, &[1, 1, 1, 2, 6]);
+    let m1 = unit(&g, &s, "m1");
+    assert!(
+        matches!(s.phase, Phase::Reroll { side: PATRIOT, .. }),
+        "{:?}",
+        s.phase
+    );
+    assert_eq!(to_act(&s), Some(PATRIOT));
+    assert_eq!(legal(&g, &s), vec![Action::Reroll(m1), Action::KeepRoll]);
+    let board = g.render_text(&s, Viewer::Side(PATRIOT));
+    assert!(board.contains("missed dice: m1"), "{board}");
+    check_agreement(&g, &s, &legal(&g, &s));
+    apply(&g, &mut s, Action::Reroll(m1));
+    // The re-rolled 6 is a hit the British must take.
+    let r1 = unit(&g, &s, "r1");
+    assert!(
+        matches!(
+            s.phase,
+            Phase::Hits {
+                side: BRITISH,
+                n: 1,
+                ..
+            }
+        ),
+        "{:?}",
+        s.phase
+    );
+    apply(&g, &mut s, Action::Hit(r1));
+    assert!(s.units[r1 as usize].flipped);
+    assert!(
+        !legal(&g, &s).contains(&Action::KeepRoll),
+        "one re-roll only"
+    );
+}
+
+#[test]
+fn rule_14_1_the_side_may_keep_its_roll() {
+    let (g, mut s) = reroll_setup(true, &[1, 1, 1, 2, 6]);
+    apply(&g, &mut s, Action::KeepRoll);
+    let r1 = unit(&g, &s, "r1");
+    assert!(!s.units[r1 as usize].flipped, "no hits, no re-roll");
+    assert!(!matches!(
+        s.phase,
+        Phase::Reroll { .. } | Phase::Hits { .. }
+    ));
+}
+
+#[test]
+fn rule_14_1_no_reroll_without_the_option_or_without_a_miss() {
+    let (_, s) = reroll_setup(false, &[1, 1, 1, 2]);
+    assert!(!matches!(s.phase, Phase::Reroll { .. }), "option off");
+    let (_, s) = reroll_setup(true, &[1, 1, 5, 6]);
+    assert!(
+        !matches!(s.phase, Phase::Reroll { .. }),
+        "both dice hit: nothing to re-roll"
+    );
 }

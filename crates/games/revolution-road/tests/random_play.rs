@@ -163,17 +163,39 @@ fn random_games_with_every_option_end() {
     ] {
         o.insert(k.into(), "on".into());
     }
+    // The players' decisions inside actions are reached by random play: 14.1 re-rolls, 7.1.2
+    // escorts, 6.8 rally leaders, 8.0 search order, 4.3 free moves interrupting an action.
+    let seen = std::cell::Cell::new([0u32; 5]);
     for arms in ["none", "card-any", "card-marks"] {
         o.insert("hidden-arms".into(), arms.into());
         let o = g.info().resolve_options(&o).unwrap();
         for scenario in SCENARIOS {
             for seed in 0..40 {
                 let mut s = g.new_game(scenario, &o, seed).unwrap();
-                play_random(&g, &mut s, seed, |s| check_invariants(&g, s));
+                play_random(&g, &mut s, seed, |s| {
+                    check_invariants(&g, s);
+                    let mut c = seen.get();
+                    match s.phase {
+                        Phase::Reroll { .. } => c[0] += 1,
+                        Phase::Escort { .. } => c[1] += 1,
+                        Phase::RallyLeaders { .. } => c[2] += 1,
+                        Phase::SearchNext { .. } => c[3] += 1,
+                        Phase::Muster { .. } if s.resume.is_some() => c[4] += 1,
+                        _ => {}
+                    }
+                    seen.set(c);
+                });
                 assert!(g.outcome(&s).is_some());
             }
         }
     }
+    // The search order needs both Sons of Liberty together with a Regular, which random
+    // British play rarely brings about; `turn.rs::rule_8_0_…` covers it on a built position.
+    let c = seen.get();
+    assert!(
+        [c[0], c[1], c[2], c[4]].iter().all(|n| *n > 0),
+        "decisions never reached: {c:?}"
+    );
 }
 
 #[test]

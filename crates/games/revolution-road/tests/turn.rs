@@ -203,11 +203,15 @@ fn rule_9_0_opening_call_dawes_pays_two_to_leave_boston() {
         !s.units[dawes as usize].flipped,
         "no capture rolls in the opening call"
     );
-    apply(&g, &mut s, Action::Done);
-    apply(&g, &mut s, Action::Done);
-    // Roxbury's Minuteman has its free move (4.3) before the first turn.
+    // Roxbury's Minuteman has its free move (4.3) at once, in the middle of the call.
     assert!(matches!(s.phase, Phase::Muster { .. }));
     apply(&g, &mut s, Action::Stay);
+    assert!(
+        matches!(s.phase, Phase::Riders { ap: 1, .. }),
+        "the ride goes on"
+    );
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
     assert!(s.card != 0 && matches!(s.phase, Phase::Round { .. }));
     assert!(s.units[dawes as usize].moved);
 }
@@ -284,7 +288,6 @@ fn rule_4_3_british_departure_flips_a_gather_marker() {
     apply(&g, &mut s, Action::Move(lex));
     pick(&g, &mut s, "r1");
     apply(&g, &mut s, Action::To(region(&g, "lincoln")));
-    apply(&g, &mut s, Action::Stop);
     assert_eq!(s.gather[lex as usize], MUSTER);
     assert!(
         !s.units[mm as usize].under,
@@ -292,12 +295,45 @@ fn rule_4_3_british_departure_flips_a_gather_marker() {
     );
     assert!(
         matches!(s.phase, Phase::Muster { .. }),
-        "with its free move of two regions"
+        "with its free move of two regions, before the British move goes on"
     );
+    assert_eq!(to_act(&s), Some(PATRIOT));
     let l = legal(&g, &s);
     assert!(
         l.contains(&Action::To(region(&g, "concord")))
             && !l.contains(&Action::To(region(&g, "barretts-farm")))
+    );
+}
+
+#[test]
+fn rule_4_3_the_free_move_interrupts_the_british_move_which_then_goes_on() {
+    let g = game();
+    let mut s = empty_board(&g, 10);
+    s.turn = 2;
+    let lex = region(&g, "lexington");
+    let lin = region(&g, "lincoln");
+    let con = region(&g, "concord");
+    s.gather[lex as usize] = GATHER;
+    let mm = put(&g, &mut s, "mm3", "lexington");
+    s.units[mm as usize].under = true;
+    let r1 = put(&g, &mut s, "r1", "lexington");
+    round(&mut s, BRITISH, 2, 2);
+    apply(&g, &mut s, Action::Move(lex));
+    pick(&g, &mut s, "r1");
+    apply(&g, &mut s, Action::To(lin));
+    assert!(matches!(s.resume, Some(Phase::Move { .. })));
+    check_agreement(&g, &s, &legal(&g, &s));
+    // The Minuteman runs ahead to Concord while the Regulars are on the road.
+    apply(&g, &mut s, Action::To(con));
+    assert_eq!(s.units[mm as usize].at, Loc::At(con));
+    assert!(s.resume.is_none());
+    assert!(matches!(s.phase, Phase::Move { at, .. } if at == lin));
+    assert_eq!(to_act(&s), Some(BRITISH), "the British move goes on");
+    apply(&g, &mut s, Action::Stop);
+    assert_eq!(s.units[r1 as usize].at, Loc::At(lin));
+    assert!(
+        matches!(s.phase, Phase::Round { .. }) && s.mover == PATRIOT,
+        "the action is over; no second free move waits"
     );
 }
 
@@ -428,10 +464,52 @@ fn rule_6_8_british_rally_two_per_leader_smith_one_after_concord() {
     pick(&g, &mut s, "r1");
     apply(&g, &mut s, Action::Done);
     assert!(!s.units[unit(&g, &s, "r1") as usize].flipped);
+    // Either leader could have made the one flip: the British name the one who did.
+    let (smith, percy) = (unit(&g, &s, "smith"), unit(&g, &s, "percy"));
+    assert!(matches!(s.phase, Phase::RallyLeaders { .. }));
+    assert_eq!(to_act(&s), Some(BRITISH));
+    assert_eq!(
+        legal(&g, &s),
+        vec![Action::Pick(smith), Action::Pick(percy)]
+    );
+    apply(&g, &mut s, Action::Pick(smith));
     assert!(
-        s.units[unit(&g, &s, "percy") as usize].rallied,
+        s.units[smith as usize].rallied,
         "the leader used carries the marker"
     );
+    assert!(
+        !s.units[percy as usize].rallied,
+        "Percy keeps his two rallies for later this turn"
+    );
+    assert_eq!(g.rally_capacity(&s, BRITISH, lin), 2);
+    assert!(matches!(s.phase, Phase::Round { .. }));
+}
+
+#[test]
+fn rule_6_8_the_patriot_names_the_leader_who_rallied_unless_all_were_needed() {
+    let g = game();
+    let mut s = empty_board(&g, 14);
+    let lex = region(&g, "lexington");
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 1);
+    let m2 = put_militia(&g, &mut s, "m2", "lexington", 2);
+    s.units[m1 as usize].flipped = true;
+    s.units[m2 as usize].flipped = true;
+    let parker = put(&g, &mut s, "parker", "lexington");
+    let barrett = put(&g, &mut s, "barrett", "lexington");
+    round(&mut s, PATRIOT, 2, 2);
+    apply(&g, &mut s, Action::Rally(lex));
+    apply(&g, &mut s, Action::Pick(m2));
+    apply(&g, &mut s, Action::Done);
+    assert!(matches!(s.phase, Phase::RallyLeaders { need: 1, .. }));
+    check_agreement(&g, &s, &legal(&g, &s));
+    apply(&g, &mut s, Action::Pick(barrett));
+    assert!(s.units[barrett as usize].rallied && !s.units[parker as usize].rallied);
+    // Parker rallies m1 later; he is the only leader left, so nobody is asked.
+    round(&mut s, PATRIOT, 2, 2);
+    apply(&g, &mut s, Action::Rally(lex));
+    apply(&g, &mut s, Action::Pick(m1));
+    assert!(s.units[parker as usize].rallied);
+    assert!(matches!(s.phase, Phase::Round { .. }));
 }
 
 #[test]
@@ -699,6 +777,9 @@ fn faq_one_search_tries_for_both_sons_and_removing_a_hinder_is_not_a_search() {
     top_card(&mut s, 5);
     let discards = s.deck.discard.len();
     apply(&g, &mut s, Action::Search(lex));
+    // The British choose the order of the draws (8.0): the arms, Adams, then Hancock.
+    apply(&g, &mut s, Action::SearchArms);
+    apply(&g, &mut s, Action::Pick(adams));
     assert!(s.units[adams as usize].flipped && s.units[hancock as usize].flipped);
     assert_eq!(s.deck.discard.len(), discards + 3, "a card for each target");
     assert_eq!(
@@ -794,4 +875,48 @@ fn rule_5_2_tied_actions_a_die_decides_even_patriot_odd_british() {
         }
     }
     assert!(seen[0] && seen[1], "both outcomes happen");
+}
+
+#[test]
+fn rule_8_0_the_british_choose_the_order_of_the_search_draws() {
+    let g = game();
+    let mut s = empty_board(&g, 12);
+    let lex = region(&g, "lexington");
+    s.arms[lex as usize] = ARMS_HIDDEN;
+    put(&g, &mut s, "r1", "lexington");
+    let adams = put(&g, &mut s, "adams", "lexington");
+    let hancock = put(&g, &mut s, "hancock", "lexington");
+    // Card 12 (three marks) is on top, card 1 (none) under it: the British, who may know
+    // this (6.14), spend the good card on Adams rather than on the arms.
+    top_card(&mut s, 1);
+    top_card(&mut s, 12);
+    round(&mut s, BRITISH, 2, 2);
+    apply(&g, &mut s, Action::Search(lex));
+    assert!(matches!(s.phase, Phase::SearchNext { .. }));
+    assert_eq!(to_act(&s), Some(BRITISH));
+    check_agreement(&g, &s, &legal(&g, &s));
+    assert_eq!(
+        legal(&g, &s),
+        vec![
+            Action::SearchArms,
+            Action::Pick(adams),
+            Action::Pick(hancock)
+        ]
+    );
+    apply(&g, &mut s, Action::Pick(adams));
+    assert!(s.units[adams as usize].flipped, "card 12 captures Adams");
+    assert_eq!(
+        legal(&g, &s),
+        vec![Action::SearchArms, Action::Pick(hancock)],
+        "two draws left: still the British choice"
+    );
+    apply(&g, &mut s, Action::SearchArms);
+    assert_eq!(s.arms[lex as usize], ARMS_SEARCHED);
+    assert_eq!(
+        s.vp.0[BRITISH as usize][Cause::Search as usize],
+        0,
+        "card 1 has no marks"
+    );
+    // The last draw, for Hancock, needs no choice.
+    assert!(!matches!(s.phase, Phase::SearchNext { .. }));
 }

@@ -76,6 +76,12 @@ pub enum Action {
     Exit,
     /// 6.12 Remove the Alert marker of an alert box on the rider's edge.
     RemoveAlert(u8),
+    /// 8.1 Draw for the hidden arms next (a search with several draws, 8.0).
+    SearchArms,
+    /// 14.1 Re-roll one missed combat die of this unit.
+    Reroll(u8),
+    /// 14.1 Keep the roll as it is.
+    KeepRoll,
 }
 
 /// Something that happened; `describe` turns it into a log line.
@@ -133,6 +139,15 @@ pub enum Event {
     },
     Rallied {
         unit: u8,
+    },
+    /// 6.8: a leader that performed a rally gets a Rally marker.
+    RallyMarker {
+        unit: u8,
+    },
+    /// 7.1.2: a moved unit retreats accompanied by a leader or Minuteman (`true`), or not.
+    Escorted {
+        unit: u8,
+        escorted: bool,
     },
     Captured {
         unit: u8,

@@ -203,6 +203,11 @@ impl Concord {
                 }
                 out.push(Action::Done);
             }
+            Phase::RallyLeaders { region, .. } => {
+                for l in members(self.rally_leaders(s, region)) {
+                    out.push(Action::Pick(l));
+                }
+            }
             Phase::SonAway { unit, optional } => {
                 let d = self.away_dests(s, unit);
                 for t in 0..64u8 {
@@ -256,6 +261,12 @@ impl Concord {
                 }
             }
             (Phase::Rally { .. }, _) => self.finish_rally(s, ev),
+            (Phase::RallyLeaders { region, need }, Action::Pick(l)) => {
+                s.units[l as usize].rallied = true;
+                ev.push(Event::RallyMarker { unit: l });
+                let need = need.saturating_sub(self.leader_rallies(s, l));
+                self.mark_rallies(s, region, need, ev);
+            }
             (Phase::SonAway { unit, .. }, act) => {
                 if let Action::To(t) = act {
                     let x = &mut s.units[unit as usize];
@@ -278,22 +289,36 @@ impl Concord {
             return;
         };
         let cap = self.rally_capacity(s, s.mover, region);
-        let mut used = cap.saturating_sub(left);
-        let mut leaders: arrayvec::ArrayVec<(u8, u8), 16> = at(s, region)
+        self.mark_rallies(s, region, cap.saturating_sub(left), ev);
+    }
+
+    /// Leaders of the side to act in `region` that have not rallied this turn.
+    pub fn rally_leaders(&self, s: &State, region: u8) -> Units {
+        at(s, region)
             .filter(|(i, u)| {
                 u.kind == Kind::Leader && !u.under && !u.rallied && self.side_of(s, *i) == s.mover
             })
-            .map(|(i, _)| (self.leader_rallies(s, i), i))
-            .take(16)
-            .collect();
-        leaders.sort_by(|a, b| b.cmp(a));
-        for (c, u) in leaders {
-            if used == 0 {
-                break;
-            }
-            s.units[u as usize].rallied = true;
-            used = used.saturating_sub(c);
+            .fold(0, |m, (i, _)| m | bit(i))
+    }
+
+    /// 6.8: the leaders performing `need` flips get Rally markers. Which leaders they are is
+    /// the player's choice (`Phase::RallyLeaders`), unless every leader there is needed.
+    fn mark_rallies(&self, s: &mut State, region: u8, need: u8, ev: &mut Ev) {
+        let leaders = self.rally_leaders(s, region);
+        if need == 0 || leaders == 0 {
+            self.end_action(s, ev);
+            return;
         }
-        self.end_action(s, ev);
+        let total: u8 = members(leaders).map(|l| self.leader_rallies(s, l)).sum();
+        let all_needed = members(leaders).all(|l| total - self.leader_rallies(s, l) < need);
+        if all_needed {
+            for l in members(leaders) {
+                s.units[l as usize].rallied = true;
+                ev.push(Event::RallyMarker { unit: l });
+            }
+            self.end_action(s, ev);
+        } else {
+            s.phase = Phase::RallyLeaders { region, need };
+        }
     }
 }

@@ -246,6 +246,13 @@ impl Concord {
                 }
                 out.push(Action::Done);
             }
+            Phase::Escort { picked } => self.legal_escort(s, picked, out),
+            Phase::Reroll { side, .. } => {
+                for u in members(b.missed[side as usize & 1]) {
+                    out.push(Action::Reroll(u));
+                }
+                out.push(Action::KeepRoll);
+            }
             Phase::ChargeLeaders { region, taken } => {
                 if taken < 2 && self.retreat_dests(s, PATRIOT, region) != 0 {
                     for (u, x) in at(s, region) {
@@ -355,16 +362,30 @@ impl Concord {
                 self.skip_empty_hits(s, ev);
             }
             (Phase::FireMode, _) => {
-                let hits = self.fire(s, def, b.defenders, ev);
-                s.phase = Phase::Hits {
-                    side: b.attacker,
-                    region: b.region,
-                    n: hits,
-                    first: b.attackers,
-                    among: 0,
-                    then: Then::AttackerFires,
-                };
-                self.skip_empty_hits(s, ev);
+                s.battle.pending[b.attacker as usize] = self.fire(s, def, b.defenders, ev);
+                self.offer_reroll(s, def, Then::DefenderFireHits, ev);
+            }
+            (Phase::Escort { picked }, _) => self.apply_escort(s, picked, a, ev),
+            (Phase::Reroll { side, then }, Action::Reroll(u)) => {
+                // 14.1: one missed die of `u` is rolled again.
+                let need = self.hits_on(s, s.units[u as usize].kind);
+                let d = s.dice.d6();
+                ev.push(Event::Die {
+                    side,
+                    unit: u,
+                    die: d,
+                    section: "14.1",
+                });
+                if d >= need {
+                    let target = &mut s.battle.pending[1 - (side & 1) as usize];
+                    *target = target.saturating_add(1);
+                }
+                s.battle.missed[side as usize & 1] = 0;
+                self.continue_then(s, then, ev);
+            }
+            (Phase::Reroll { side, then }, _) => {
+                s.battle.missed[side as usize & 1] = 0;
+                self.continue_then(s, then, ev);
             }
             (Phase::AfterPick { .. }, Action::Pick(u)) => s.battle.retreating |= bit(u),
             (Phase::AfterPick { side }, _) => {
@@ -525,15 +546,31 @@ impl Concord {
             Then::RollSimultaneous => {
                 let on_def = self.fire(s, b.attacker, b.attackers, ev);
                 let on_atk = self.fire(s, def, b.defenders, ev);
-                s.battle.pending = [0, 0];
                 s.battle.pending[def as usize] = on_def;
+                s.battle.pending[b.attacker as usize] = on_atk;
+                // 14.1: each side may re-roll a miss, the attacker deciding first.
+                self.offer_reroll(s, b.attacker, Then::SimDefenderReroll, ev);
+            }
+            Then::SimDefenderReroll => self.offer_reroll(s, def, Then::SimHits, ev),
+            Then::SimHits => {
                 s.phase = Phase::Hits {
                     side: b.attacker,
                     region: b.region,
-                    n: on_atk,
+                    n: b.pending[b.attacker as usize],
                     first: b.attackers,
                     among: 0,
                     then: Then::DefenderTakes,
+                };
+                self.skip_empty_hits(s, ev);
+            }
+            Then::DefenderFireHits => {
+                s.phase = Phase::Hits {
+                    side: b.attacker,
+                    region: b.region,
+                    n: b.pending[b.attacker as usize],
+                    first: b.attackers,
+                    among: 0,
+                    then: Then::AttackerFires,
                 };
                 self.skip_empty_hits(s, ev);
             }
@@ -550,11 +587,14 @@ impl Concord {
                 self.skip_empty_hits(s, ev);
             }
             Then::AttackerFires => {
-                let n = self.fire(s, b.attacker, b.attackers, ev);
+                s.battle.pending[def as usize] = self.fire(s, b.attacker, b.attackers, ev);
+                self.offer_reroll(s, b.attacker, Then::AttackerFireHits, ev);
+            }
+            Then::AttackerFireHits => {
                 s.phase = Phase::Hits {
                     side: def,
                     region: b.region,
-                    n,
+                    n: b.pending[def as usize],
                     first: b.defenders,
                     among: 0,
                     then: Then::AfterCombat,
@@ -612,6 +652,17 @@ impl Concord {
         }
     }
 
+    /// 14.1: after `side`'s combat roll, the re-roll decision if the side may make one;
+    /// otherwise the combat goes on with `then`.
+    fn offer_reroll(&self, s: &mut State, side: u8, then: Then, ev: &mut Ev) {
+        if self.reroll_open(s, side) {
+            s.phase = Phase::Reroll { side, then };
+        } else {
+            s.battle.missed[side as usize & 1] = 0;
+            self.continue_then(s, then, ev);
+        }
+    }
+
     /// 7.1.4: a side that lost a step may retreat what it has left in the region.
     fn after_pick(&self, s: &mut State, side: u8, ev: &mut Ev) {
         let b = s.battle;
@@ -663,8 +714,77 @@ impl Concord {
         }
     }
 
-    /// 7.1.1-7.1.2 (and 11.0): the defender's retreat before combat.
+    /// 7.1.2: the moved units of the retreat that want an escort (Patriot militia; British
+    /// unbroken Regulars), and how many escorts go with them (Patriot healthy leaders and
+    /// unbroken Minutemen; British healthy leaders), each escort taking one unit.
+    pub fn escort_needs(&self, s: &State) -> (Units, u8) {
+        let b = s.battle;
+        let side = 1 - b.attacker;
+        let mut wanting = 0;
+        let mut escorts = 0u8;
+        for u in members(b.retreating) {
+            let x = s.units[u as usize];
+            if x.at != Loc::At(b.region) || !x.moved {
+                continue;
+            }
+            let escort = !x.flipped
+                && (x.kind == Kind::Leader || (side == PATRIOT && x.kind == Kind::Minuteman));
+            let wants = if side == PATRIOT {
+                x.kind.militia()
+            } else {
+                x.kind == Kind::Regular && !x.flipped
+            };
+            if escort {
+                escorts += 1;
+            } else if wants {
+                wanting |= bit(u);
+            }
+        }
+        (wanting, escorts)
+    }
+
+    /// 7.1.1-7.1.2: the defender's retreat before combat, its hit for moved units taken. When
+    /// fewer escorts than units wanting one go, the defender chooses who is accompanied
+    /// (`Phase::Escort`); otherwise every such unit is (he chose them all to retreat).
     fn retreat_before(&self, s: &mut State, ev: &mut Ev) {
+        let (wanting, escorts) = self.escort_needs(s);
+        if escorts > 0 && wanting.count_ones() > escorts as u32 {
+            s.phase = Phase::Escort { picked: 0 };
+            return;
+        }
+        let escorted = if escorts > 0 { wanting } else { 0 };
+        self.retreat_moved(s, escorted, ev);
+    }
+
+    fn legal_escort(&self, s: &State, picked: Units, out: &mut Actions) {
+        let (wanting, escorts) = self.escort_needs(s);
+        if picked.count_ones() < escorts as u32 {
+            for u in members(wanting & !picked) {
+                out.push(Action::Pick(u));
+            }
+        }
+        out.push(Action::Done);
+    }
+
+    fn apply_escort(&self, s: &mut State, picked: Units, a: Action, ev: &mut Ev) {
+        let (wanting, escorts) = self.escort_needs(s);
+        let picked = match a {
+            Action::Pick(u) => picked | bit(u),
+            _ => picked,
+        };
+        let full = picked.count_ones() >= escorts as u32 || wanting & !picked == 0;
+        if a == Action::Done || full {
+            self.retreat_moved(s, picked, ev);
+        } else {
+            s.phase = Phase::Escort { picked };
+        }
+    }
+
+    /// 7.1.1-7.1.2 (and 11.0): the retreat itself. Units that have not moved simply go.
+    /// Moved units go in the printed order: Patriot leaders and Minutemen go; `escorted`
+    /// militia go with them; other unbroken militia go and break; other broken militia stay.
+    /// British units all go; unbroken Regulars not `escorted` roll and break on a 6.
+    fn retreat_moved(&self, s: &mut State, escorted: Units, ev: &mut Ev) {
         let b = s.battle;
         let side = 1 - b.attacker;
         let dest = b.dest;
@@ -672,75 +792,44 @@ impl Concord {
         let set = members(b.retreating)
             .filter(|u| here(s, *u))
             .fold(0, |m, u| m | bit(u));
-        let mut go: Units = 0;
-        let mut break_after: Units = 0;
         let moved: Units = members(set)
             .filter(|u| s.units[*u as usize].moved)
             .fold(0, |m, u| m | bit(u));
-        go |= set & !moved;
+        let (wanting, _) = self.escort_needs(s);
+        for u in members(wanting) {
+            ev.push(Event::Escorted {
+                unit: u,
+                escorted: escorted & bit(u) != 0,
+            });
+        }
+        let mut go: Units = set & !moved;
+        let mut break_after: Units = 0;
         if side == PATRIOT {
-            let mut escorts = 0u8;
-            let mut militia_broken = Vec::new();
-            let mut militia_unbroken = Vec::new();
             for u in members(moved) {
                 let x = s.units[u as usize];
-                match x.kind {
-                    Kind::Leader | Kind::Minuteman => {
-                        go |= bit(u);
-                        if !x.flipped {
-                            escorts += 1;
-                        }
-                    }
-                    _ if x.kind.militia() => {
-                        if x.flipped {
-                            militia_broken.push(u)
-                        } else {
-                            militia_unbroken.push(u)
-                        }
-                    }
-                    _ => go |= bit(u),
-                }
-            }
-            // Escorts take broken militia first (they could not retreat alone), then
-            // unbroken militia (which would break retreating alone).
-            for u in militia_broken {
-                if escorts > 0 {
-                    escorts -= 1;
+                if !x.kind.militia() || escorted & bit(u) != 0 {
                     go |= bit(u);
-                }
-            }
-            for u in militia_unbroken {
-                go |= bit(u);
-                if escorts > 0 {
-                    escorts -= 1;
-                } else {
+                } else if !x.flipped {
+                    // Unaccompanied unbroken militia retreat and break.
+                    go |= bit(u);
                     break_after |= bit(u);
                 }
+                // Unaccompanied broken militia may not retreat.
             }
         } else {
-            let mut escorts = members(moved)
-                .filter(|u| {
-                    let x = s.units[*u as usize];
-                    x.kind == Kind::Leader && !x.flipped
-                })
-                .count() as u8;
             go |= moved;
-            for u in members(moved) {
+            for u in members(moved & !escorted) {
                 let x = s.units[u as usize];
                 if x.kind == Kind::Regular && !x.flipped {
-                    if escorts > 0 {
-                        escorts -= 1;
-                    } else {
-                        let d = s.dice.d6();
-                        ev.push(Event::Die {
-                            side,
-                            unit: u,
-                            die: d,
-                            section: "7.1.2",
-                        });
-                        if d == 6 {
-                            self.break_unit(s, u, ev);
-                        }
+                    let d = s.dice.d6();
+                    ev.push(Event::Die {
+                        side,
+                        unit: u,
+                        die: d,
+                        section: "7.1.2",
+                    });
+                    if d == 6 {
+                        self.break_unit(s, u, ev);
                     }
                 }
             }

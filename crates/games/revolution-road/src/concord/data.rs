@@ -56,6 +56,52 @@ pub struct Map {
     pub charlestown: u8,
     /// Regions with a landing icon.
     pub landings: u64,
+    /// The drawing of the map for the browser board (reconstructed, R13).
+    pub geometry: Geometry,
+}
+
+/// How a region or box is drawn, in map units (x east, y south).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// An on-map region: its outline (corners in order) and the anchor of its name and counters.
+    Area {
+        at: [i32; 2],
+        outline: Vec<[i32; 2]>,
+    },
+    /// An off-map box: x, y, width, height.
+    Box([i32; 4]),
+}
+
+/// A side two regions share: the segments of their common outline.
+#[derive(Clone, Debug)]
+pub struct SharedSide {
+    pub a: u8,
+    pub b: u8,
+    pub segments: Vec<[[i32; 2]; 2]>,
+}
+
+/// The checked drawing of the map.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    pub reconstructed: bool,
+    /// Width and height of the map frame.
+    pub frame: [i32; 2],
+    /// One shape per region and alert box, in map order.
+    pub shapes: Vec<Shape>,
+    /// Borders drawn as a line between the anchors rather than as a shared side.
+    pub links: Vec<(u8, u8)>,
+    /// The Nightrider boxes of the top, left and bottom edges (6.12).
+    pub riders: [[i32; 4]; 3],
+    /// The turn-track box for pieces not yet arrived (12.0).
+    pub pending: [i32; 4],
+    /// The box for pieces out of play.
+    pub removed: [i32; 4],
+    /// Every pair of on-map regions whose outlines share a side.
+    pub sides: Vec<SharedSide>,
+    /// Every border as listed: (region, region, water 0 none / 1 light / 2 dark, road).
+    pub borders: Vec<(u8, u8, u8, bool)>,
+    /// Names of waters drawn on the map: text, position, angle in degrees.
+    pub labels: Vec<(String, [i32; 2], i32)>,
 }
 
 impl Map {
@@ -204,6 +250,41 @@ struct MapFile {
     regions: Vec<RegionFile>,
     borders: Vec<BorderFile>,
     alerts: Vec<AlertFile>,
+    geometry: Option<GeometryFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GeometryFile {
+    #[serde(default)]
+    reconstructed: bool,
+    frame: [i32; 2],
+    #[serde(default)]
+    links: Vec<[String; 2]>,
+    riders: BTreeMap<String, [i32; 4]>,
+    pending: [i32; 4],
+    removed: [i32; 4],
+    #[serde(default)]
+    labels: Vec<LabelFile>,
+    regions: BTreeMap<String, ShapeFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LabelFile {
+    text: String,
+    at: [i32; 2],
+    #[serde(default)]
+    angle: i32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShapeFile {
+    at: Option<[i32; 2]>,
+    shape: Option<Vec<[i32; 2]>>,
+    #[serde(rename = "box")]
+    rect: Option<[i32; 4]>,
 }
 
 #[derive(Deserialize)]
@@ -330,6 +411,7 @@ pub fn load_map(file: &str, text: &str) -> Result<(Map, bool), String> {
     let mut adj = vec![0u64; n];
     let mut road = vec![0u64; n];
     let mut stream = vec![0u64; n];
+    let mut listed = Vec::new();
     for b in &f.borders {
         let what = format!("border {:?}-{:?}", b.between[0], b.between[1]);
         let x = idx(&b.between[0], &what)?;
@@ -342,6 +424,16 @@ pub fn load_map(file: &str, text: &str) -> Result<(Map, bool), String> {
         if adj[x as usize] & (1u64 << y) != 0 {
             return Err(format!("{file}: {what} is listed twice"));
         }
+        listed.push((
+            x,
+            y,
+            match b.water.as_deref() {
+                Some("light") => 1,
+                Some("dark") => 2,
+                _ => 0,
+            },
+            b.road,
+        ));
         match b.water.as_deref() {
             None | Some("none") => {}
             Some("light") => {
@@ -417,6 +509,8 @@ pub fn load_map(file: &str, text: &str) -> Result<(Map, bool), String> {
             landings.count_ones()
         ));
     }
+    let mut geometry = load_geometry(file, f.geometry.as_ref(), &regions, on_map, &adj)?;
+    geometry.borders = listed;
     let by_target: Vec<Vec<u8>> = (0..n as u8).map(|t| bfs(&on_adj, t, n)).collect();
     let apsp: Vec<Vec<u8>> = (0..n)
         .map(|a| (0..n).map(|b| by_target[b][a]).collect())
@@ -435,8 +529,269 @@ pub fn load_map(file: &str, text: &str) -> Result<(Map, bool), String> {
         lexington,
         charlestown,
         landings,
+        geometry,
     };
     Ok((map, f.reconstructed))
+}
+
+/// Largest coordinate (in absolute value) a drawing may use.
+const COORD_LIMIT: i32 = 100_000;
+
+/// Twice the signed area of a polygon.
+fn area2(p: &[[i32; 2]]) -> i64 {
+    (0..p.len())
+        .map(|i| {
+            let (a, b) = (p[i], p[(i + 1) % p.len()]);
+            a[0] as i64 * b[1] as i64 - b[0] as i64 * a[1] as i64
+        })
+        .sum()
+}
+
+/// Do segments ab and cd cross at a point inside both (touching ends do not count)?
+fn crosses(a: [i32; 2], b: [i32; 2], c: [i32; 2], d: [i32; 2]) -> bool {
+    let o = |p: [i32; 2], q: [i32; 2], r: [i32; 2]| {
+        ((q[0] - p[0]) as i64 * (r[1] - p[1]) as i64 - (q[1] - p[1]) as i64 * (r[0] - p[0]) as i64)
+            .signum()
+    };
+    let (d1, d2, d3, d4) = (o(a, b, c), o(a, b, d), o(c, d, a), o(c, d, b));
+    d1 * d2 < 0 && d3 * d4 < 0
+}
+
+/// Is the point strictly inside the polygon (even-odd rule)?
+fn inside(pt: [i32; 2], poly: &[[i32; 2]]) -> bool {
+    let (x, y) = (pt[0] as f64, pt[1] as f64);
+    let mut c = false;
+    for i in 0..poly.len() {
+        let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+        let (x1, y1, x2, y2) = (p[0] as f64, p[1] as f64, q[0] as f64, q[1] as f64);
+        if (y1 > y) != (y2 > y) && x < x1 + (y - y1) * (x2 - x1) / (y2 - y1) {
+            c = !c;
+        }
+    }
+    c
+}
+
+/// Reads and checks the drawing of the map: every region has an outline with its anchor
+/// inside, every alert box a box, and every border a side the two outlines share (or a link).
+fn load_geometry(
+    file: &str,
+    g: Option<&GeometryFile>,
+    regions: &[Region],
+    on_map: usize,
+    adj: &[u64],
+) -> Result<Geometry, String> {
+    let g = g.ok_or_else(|| {
+        format!("{file}: no [geometry] table: every region needs an outline for the board (see the notes above [geometry])")
+    })?;
+    let what = |id: &str| format!("{file}: [geometry.regions] {id:?}");
+    // Every coordinate stays within a sane range, so no arithmetic on them can overflow.
+    let in_range = |v: &[i32]| v.iter().all(|c| (-COORD_LIMIT..=COORD_LIMIT).contains(c));
+    let mut all: Vec<(String, Vec<i32>)> = vec![
+        ("frame".into(), g.frame.to_vec()),
+        ("pending".into(), g.pending.to_vec()),
+        ("removed".into(), g.removed.to_vec()),
+    ];
+    all.extend(
+        g.riders
+            .iter()
+            .map(|(k, b)| (format!("riders.{k}"), b.to_vec())),
+    );
+    all.extend(
+        g.labels
+            .iter()
+            .map(|l| (format!("label {:?}", l.text), l.at.to_vec())),
+    );
+    for (id, s) in &g.regions {
+        let mut v: Vec<i32> = s.at.map(|a| a.to_vec()).unwrap_or_default();
+        v.extend(s.shape.iter().flatten().flatten());
+        v.extend(s.rect.iter().flatten());
+        all.push((format!("regions.{id}"), v));
+    }
+    if let Some((w, _)) = all.iter().find(|(_, v)| !in_range(v)) {
+        return Err(format!(
+            "{file}: [geometry] {w}: coordinates must lie between -{COORD_LIMIT} and {COORD_LIMIT}"
+        ));
+    }
+    if g.frame[0] <= 0 || g.frame[1] <= 0 {
+        return Err(format!(
+            "{file}: [geometry] frame must be a positive width and height"
+        ));
+    }
+    let positive_box = |b: &[i32; 4], w: &str| -> Result<(), String> {
+        if b[2] <= 0 || b[3] <= 0 {
+            Err(format!(
+                "{file}: [geometry] {w}: a box is [x, y, width, height] with a positive width and height"
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    for id in g.regions.keys() {
+        if !regions.iter().any(|r| &r.id == id) {
+            return Err(format!("{}: no region or alert box has this id", what(id)));
+        }
+    }
+    let mut shapes = Vec::new();
+    for (i, r) in regions.iter().enumerate() {
+        let s = g.regions.get(&r.id).ok_or_else(|| {
+            format!(
+                "{}: missing: every region and alert box needs a shape",
+                what(&r.id)
+            )
+        })?;
+        if i < on_map {
+            let (Some(at), Some(outline), None) = (s.at, s.shape.as_ref(), s.rect) else {
+                return Err(format!(
+                    "{}: a map region needs `at` and `shape` (and no `box`)",
+                    what(&r.id)
+                ));
+            };
+            if outline.len() < 3 {
+                return Err(format!(
+                    "{}: an outline needs at least 3 corners",
+                    what(&r.id)
+                ));
+            }
+            for k in 0..outline.len() {
+                if outline[k] == outline[(k + 1) % outline.len()] {
+                    return Err(format!(
+                        "{}: corner {:?} is repeated",
+                        what(&r.id),
+                        outline[k]
+                    ));
+                }
+            }
+            if area2(outline) == 0 {
+                return Err(format!("{}: the outline encloses no area", what(&r.id)));
+            }
+            let m = outline.len();
+            for x in 0..m {
+                for y in x + 1..m {
+                    let (a, b) = (outline[x], outline[(x + 1) % m]);
+                    let (c, d) = (outline[y], outline[(y + 1) % m]);
+                    if crosses(a, b, c, d) {
+                        return Err(format!(
+                            "{}: the outline crosses itself ({a:?}-{b:?} and {c:?}-{d:?})",
+                            what(&r.id)
+                        ));
+                    }
+                }
+            }
+            if !inside(at, outline) {
+                return Err(format!(
+                    "{}: its anchor at = {at:?} lies outside its outline",
+                    what(&r.id)
+                ));
+            }
+            shapes.push(Shape::Area {
+                at,
+                outline: outline.clone(),
+            });
+        } else {
+            let (None, None, Some(b)) = (s.at, s.shape.as_ref(), s.rect) else {
+                return Err(format!(
+                    "{}: an alert box needs `box = [x, y, width, height]` only",
+                    what(&r.id)
+                ));
+            };
+            positive_box(&b, &r.id)?;
+            shapes.push(Shape::Box(b));
+        }
+    }
+    let mut riders = [[0; 4]; 3];
+    for (e, name) in EDGES.iter().enumerate() {
+        let b = g.riders.get(*name).ok_or_else(|| {
+            format!("{file}: [geometry] riders: no box for the {name} edge (6.12)")
+        })?;
+        positive_box(b, &format!("riders.{name}"))?;
+        riders[e] = *b;
+    }
+    if let Some(k) = g.riders.keys().find(|k| !EDGES.contains(&k.as_str())) {
+        return Err(format!(
+            "{file}: [geometry] riders: {k:?} is not an edge (top, left or bottom)"
+        ));
+    }
+    positive_box(&g.pending, "pending")?;
+    positive_box(&g.removed, "removed")?;
+    // The sides each pair of regions shares.
+    let seg = |o: &Vec<[i32; 2]>, k: usize| {
+        let (p, q) = (o[k], o[(k + 1) % o.len()]);
+        if p <= q { [p, q] } else { [q, p] }
+    };
+    let mut sides = Vec::new();
+    for a in 0..on_map {
+        for b in a + 1..on_map {
+            let (Shape::Area { outline: oa, .. }, Shape::Area { outline: ob, .. }) =
+                (&shapes[a], &shapes[b])
+            else {
+                continue;
+            };
+            let segs_b: Vec<_> = (0..ob.len()).map(|k| seg(ob, k)).collect();
+            let common: Vec<_> = (0..oa.len())
+                .map(|k| seg(oa, k))
+                .filter(|s| segs_b.contains(s))
+                .collect();
+            if !common.is_empty() {
+                sides.push(SharedSide {
+                    a: a as u8,
+                    b: b as u8,
+                    segments: common,
+                });
+            }
+        }
+    }
+    let mut labels = Vec::new();
+    for l in &g.labels {
+        if l.text.trim().is_empty() {
+            return Err(format!(
+                "{file}: [geometry] labels: a label at {:?} has no text",
+                l.at
+            ));
+        }
+        labels.push((l.text.clone(), l.at, l.angle));
+    }
+    let mut links = Vec::new();
+    for [x, y] in &g.links {
+        let ix = regions.iter().position(|r| &r.id == x);
+        let iy = regions.iter().position(|r| &r.id == y);
+        let (Some(ix), Some(iy)) = (ix, iy) else {
+            return Err(format!(
+                "{file}: [geometry] links: {x:?}-{y:?}: no such region"
+            ));
+        };
+        if adj[ix] & (1u64 << iy) == 0 || ix >= on_map || iy >= on_map {
+            return Err(format!(
+                "{file}: [geometry] links: {x:?}-{y:?} is not a border in [[borders]]"
+            ));
+        }
+        links.push((ix.min(iy) as u8, ix.max(iy) as u8));
+    }
+    for a in 0..on_map {
+        for b in a + 1..on_map {
+            if adj[a] & (1u64 << b) == 0 {
+                continue;
+            }
+            let shared = sides.iter().any(|s| s.a as usize == a && s.b as usize == b);
+            if !shared && !links.contains(&(a as u8, b as u8)) {
+                return Err(format!(
+                    "{file}: [geometry] border {:?}-{:?}: their outlines share no side (two consecutive corners with the same coordinates); give them a common side or list the pair in links",
+                    regions[a].id, regions[b].id
+                ));
+            }
+        }
+    }
+    Ok(Geometry {
+        reconstructed: g.reconstructed,
+        frame: g.frame,
+        shapes,
+        links,
+        riders,
+        pending: g.pending,
+        removed: g.removed,
+        sides,
+        borders: Vec::new(),
+        labels,
+    })
 }
 
 #[derive(Deserialize)]

@@ -8,8 +8,10 @@
 
 pub mod action;
 mod actions;
+pub mod board;
 mod combat;
 pub mod data;
+mod knowledge;
 mod movement;
 mod notation;
 pub mod pieces;
@@ -253,6 +255,7 @@ impl Concord {
             sniped: 0,
             british_in: 0,
             mustering: 0,
+            resume: None,
             shot: false,
             concord: false,
             percy_award: false,
@@ -453,6 +456,14 @@ impl Game for Concord {
     fn render_text(&self, s: &State, viewer: Viewer) -> String {
         text::render(self, s, viewer)
     }
+
+    fn board(&self, scenario: &str) -> serde_json::Value {
+        board::describe(self, scenario)
+    }
+
+    fn client_script(&self) -> Option<&'static str> {
+        Some(include_str!("../../web/concord.js"))
+    }
 }
 
 /// What a side sees. Everything on the board is public; the deck shows only its size, the
@@ -624,6 +635,33 @@ mod validate {
         if s.reserves.iter().any(|r| *r > 2) || s.actions.iter().any(|a| *a > 5) {
             return Err("actions: at most 5 actions and 2 reserves (2.0)".into());
         }
+        let roster = if s.units.len() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << s.units.len()) - 1
+        };
+        let b = &s.battle;
+        let sets = [
+            b.attackers,
+            b.defenders,
+            b.retreating,
+            b.missed[0],
+            b.missed[1],
+            s.mustering,
+        ];
+        if sets.iter().any(|m| m & !roster != 0) {
+            return Err("battle / mustering: a unit set names a unit not in the roster".into());
+        }
+        match (s.resume, s.phase) {
+            (None, _) => {}
+            (Some(Phase::Muster { .. } | Phase::Over), _) => {
+                return Err("resume: must be the decision a free move (4.3) interrupted".into());
+            }
+            (Some(_), Phase::Muster { .. }) => {}
+            (Some(_), _) => {
+                return Err("resume: only while a Minuteman makes its free move (4.3)".into());
+            }
+        }
         if s.ended.is_none() && super::sequence::to_act(s).is_some() {
             let mut out = super::sequence::Actions::new();
             g.legal(s, &mut out);
@@ -637,8 +675,3 @@ mod validate {
         Ok(())
     }
 }
-
-/// Search bots get no game knowledge beyond the neutral defaults (a bot of its own is the bots
-/// crate's business); this lets the registry's bots play either side, as the solitaire
-/// scenarios need (15.3, 15.4).
-impl muster_core::Knowledge for Concord {}

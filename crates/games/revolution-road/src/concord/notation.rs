@@ -7,7 +7,7 @@ use super::sequence::Actions;
 use super::state::*;
 use muster_core::game::{Audience, IllegalAction, IllegalKind, LogEntry};
 
-const VERBS: [&str; 37] = [
+const VERBS: [&str; 40] = [
     "reserve",
     "attack",
     "assault",
@@ -45,6 +45,9 @@ const VERBS: [&str; 37] = [
     "alert",
     "exit",
     "remove-alert",
+    "reroll",
+    "keep-roll",
+    "search-arms",
 ];
 
 pub fn notation(g: &Concord, s: &State, a: Action) -> String {
@@ -88,6 +91,9 @@ pub fn notation(g: &Concord, s: &State, a: Action) -> String {
         Action::Alert => "alert".into(),
         Action::Exit => "exit".into(),
         Action::RemoveAlert(x) => format!("remove-alert {}", r(x)),
+        Action::Reroll(x) => format!("reroll {}", u(x)),
+        Action::KeepRoll => "keep-roll".into(),
+        Action::SearchArms => "search-arms".into(),
     }
 }
 
@@ -146,6 +152,15 @@ pub fn label(g: &Concord, s: &State, a: Action) -> String {
         Action::Plan => "Plan: gain a reserve action (6.13)".into(),
         Action::Intel => "Gather Intelligence: look at the top two cards (6.14)".into(),
         Action::Pass => "Pass (6.15)".into(),
+        Action::Pick(x) if matches!(s.phase, Phase::Escort { .. }) => {
+            format!("{} retreats with an escort (7.1.2)", u(x))
+        }
+        Action::Pick(x) if matches!(s.phase, Phase::RallyLeaders { .. }) => {
+            format!("{} performed the rally: Rally marker (6.8)", u(x))
+        }
+        Action::Pick(x) if matches!(s.phase, Phase::SearchNext { .. }) => {
+            format!("Draw for {} next (8.2)", u(x))
+        }
         Action::Pick(x) => format!("Choose {}", u(x)),
         Action::Done => "Done".into(),
         Action::To(x) => format!("To {}", r(x)),
@@ -165,6 +180,21 @@ pub fn label(g: &Concord, s: &State, a: Action) -> String {
         Action::Alert => "Alert the Gather marker here (1 point)".into(),
         Action::Exit => "Leave the map at this edge (1 point)".into(),
         Action::RemoveAlert(x) => format!("Remove the Alert marker of {}", r(x)),
+        Action::Reroll(x) => format!(
+            "Re-roll a missed die of {} (hits on {}+) (14.1)",
+            u(x),
+            s.units.get(x as usize).map_or(6, |k| g.hits_on(s, k.kind))
+        ),
+        Action::KeepRoll => "Keep the roll (14.1)".into(),
+        Action::SearchArms => "Draw for the hidden arms next (8.1)".into(),
+    }
+}
+
+/// The section a decision inside an action is logged under, where it is not simply 6.0.
+fn step_section(a: Action) -> &'static str {
+    match a {
+        Action::Reroll(_) | Action::KeepRoll => "14.1",
+        _ => "6.0",
     }
 }
 
@@ -199,7 +229,7 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
             false,
         ),
         Event::Step { side: sd, action } => entry(
-            "6.0",
+            step_section(action),
             format!("{}: {}", side(sd), label(g, s, action)),
             false,
         ),
@@ -256,6 +286,20 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
         Event::Wounded { unit } => entry("4.2", format!("{} is wounded", u(unit)), false),
         Event::Removed { unit } => entry("4.1", format!("{} leaves the game", u(unit)), false),
         Event::Rallied { unit } => entry("6.8", format!("{} rallies", u(unit)), false),
+        Event::RallyMarker { unit } => entry(
+            "6.8",
+            format!("{} performed the rally and gets a Rally marker", u(unit)),
+            false,
+        ),
+        Event::Escorted { unit, escorted } => entry(
+            "7.1.2",
+            if escorted {
+                format!("{} retreats with an escort", u(unit))
+            } else {
+                format!("{} has no escort", u(unit))
+            },
+            false,
+        ),
         Event::Captured { unit } => entry("8.2", format!("{} is captured", u(unit)), true),
         Event::Escaped { unit } => entry("6.10", format!("{} escapes", u(unit)), true),
         Event::SearchCard {

@@ -433,11 +433,12 @@ impl Concord {
     }
 
     /// Rolls a set's combat dice (7.0): each unit rolls its strength and hits on its own
-    /// number; 14.1 lets a side with a healthy leader in the region re-roll one miss.
-    pub fn roll(&self, s: &mut State, side: u8, set: Units, region: u8, ev: &mut Ev) -> u8 {
+    /// number. The units with a missed die are kept in `Battle::missed` for 14.1, whose
+    /// re-roll is the side's own decision (`Phase::Reroll`).
+    pub fn roll(&self, s: &mut State, side: u8, set: Units, _region: u8, ev: &mut Ev) -> u8 {
         let mut dice = 0u8;
         let mut hits = 0u8;
-        let mut best_missed = 7u8;
+        let mut missed: Units = 0;
         let contributors = self.contributors(s, set);
         for u in members(contributors) {
             let x = s.units[u as usize];
@@ -452,30 +453,11 @@ impl Concord {
                 if s.dice.d6() >= need {
                     hits += 1;
                 } else {
-                    best_missed = best_missed.min(need);
+                    missed |= bit(u);
                 }
             }
         }
-        if s.options.leader_rerolls && best_missed < 7 {
-            let healthy = at(s, region).any(|(i, u)| {
-                u.kind == Kind::Leader && !u.flipped && !u.under && self.side_of(s, i) == side
-            });
-            if healthy {
-                // 14.1: re-rolling a hit can never help, so the one re-roll is of a miss, and
-                // the best miss to re-roll is one of the unit hitting most easily.
-                let need = best_missed;
-                let d = s.dice.d6();
-                ev.push(Event::Die {
-                    side,
-                    unit: 255,
-                    die: d,
-                    section: "14.1",
-                });
-                if d >= need {
-                    hits += 1;
-                }
-            }
-        }
+        s.battle.missed[side as usize & 1] = missed;
         ev.push(Event::Roll {
             side,
             dice,
@@ -483,5 +465,16 @@ impl Concord {
             section: "7.0",
         });
         hits
+    }
+
+    /// 14.1: may `side` re-roll a missed die of its last combat roll now? It needs a healthy
+    /// leader in the combat region.
+    pub fn reroll_open(&self, s: &State, side: u8) -> bool {
+        let b = &s.battle;
+        s.options.leader_rerolls
+            && b.missed[side as usize & 1] != 0
+            && at(s, b.region).any(|(i, u)| {
+                u.kind == Kind::Leader && !u.flipped && !u.under && self.side_of(s, i) == side
+            })
     }
 }

@@ -63,17 +63,26 @@ impl Concord {
         if self.unbroken_military(s, PATRIOT, r) > 0 {
             self.shot(s, false, ev);
         }
-        if self.arms_searchable(s, r) {
-            let net = self.search_card(s, 255, ev);
-            self.score(s, BRITISH, Cause::Search, net as i16, ev);
-            s.arms[r as usize] = ARMS_SEARCHED;
-        }
+        s.battle.arms = self.arms_searchable(s, r);
         s.battle.defenders = self.sons_here(s, r);
         self.next_son(s, ev);
     }
 
-    /// Draws for the next Son of Liberty in the searched region.
+    /// 8.0: the next draw of the search. With more than one left (the hidden arms, Adams,
+    /// Hancock), the British choose which comes next (`Phase::SearchNext`); the order matters
+    /// when they know the next cards (6.14).
     pub fn next_son(&self, s: &mut State, ev: &mut Ev) {
+        let left = s.battle.defenders.count_ones() + s.battle.arms as u32;
+        if left > 1 {
+            s.phase = Phase::SearchNext {
+                region: s.battle.region,
+            };
+            return;
+        }
+        if s.battle.arms {
+            self.search_arms(s, ev);
+            return;
+        }
         let Some(son) = members(s.battle.defenders).next() else {
             s.battle = Battle {
                 from: 255,
@@ -82,6 +91,38 @@ impl Concord {
             self.end_action(s, ev);
             return;
         };
+        self.search_son(s, son, ev);
+    }
+
+    /// 8.1: the card for the hidden arms.
+    fn search_arms(&self, s: &mut State, ev: &mut Ev) {
+        let r = s.battle.region;
+        s.battle.arms = false;
+        let net = self.search_card(s, 255, ev);
+        self.score(s, BRITISH, Cause::Search, net as i16, ev);
+        s.arms[r as usize] = ARMS_SEARCHED;
+        self.next_son(s, ev);
+    }
+
+    pub fn legal_search_next(&self, s: &State, out: &mut super::sequence::Actions) {
+        if s.battle.arms {
+            out.push(Action::SearchArms);
+        }
+        for u in members(s.battle.defenders) {
+            out.push(Action::Pick(u));
+        }
+    }
+
+    pub fn apply_search_next(&self, s: &mut State, a: Action, ev: &mut Ev) {
+        match a {
+            Action::SearchArms => self.search_arms(s, ev),
+            Action::Pick(son) => self.search_son(s, son, ev),
+            _ => {}
+        }
+    }
+
+    /// 8.2: the card for a Son of Liberty.
+    fn search_son(&self, s: &mut State, son: u8, ev: &mut Ev) {
         s.battle.defenders &= !bit(son);
         let net = self.search_card(s, son, ev);
         if net > 0 {

@@ -28,20 +28,22 @@ pub fn to_act(s: &State) -> Option<u8> {
         | Phase::ChargeLeaders { .. }
         | Phase::Ambush { .. }
         | Phase::SonAway { .. } => PATRIOT,
-        Phase::Captives { .. } | Phase::Redraw { .. } => BRITISH,
+        Phase::Captives { .. } | Phase::Redraw { .. } | Phase::SearchNext { .. } => BRITISH,
         Phase::Round { .. }
         | Phase::Move { .. }
         | Phase::ForcedBreak { .. }
         | Phase::MoveSon { .. }
         | Phase::Assemble { .. }
-        | Phase::Rally { .. } => s.mover,
+        | Phase::Rally { .. }
+        | Phase::RallyLeaders { .. } => s.mover,
         Phase::Attackers | Phase::FireMode | Phase::OpFire | Phase::Advance { .. } => {
             s.battle.attacker
         }
-        Phase::RetreatPick | Phase::Defenders => 1 - s.battle.attacker,
-        Phase::RetreatTo { side, .. } | Phase::AfterPick { side } | Phase::Hits { side, .. } => {
-            side
-        }
+        Phase::RetreatPick | Phase::Defenders | Phase::Escort { .. } => 1 - s.battle.attacker,
+        Phase::RetreatTo { side, .. }
+        | Phase::AfterPick { side }
+        | Phase::Hits { side, .. }
+        | Phase::Reroll { side, .. } => side,
     })
 }
 
@@ -69,15 +71,19 @@ impl Concord {
             | Phase::AfterPick { .. }
             | Phase::Hits { .. }
             | Phase::Advance { .. }
+            | Phase::Escort { .. }
+            | Phase::Reroll { .. }
             | Phase::ChargeLeaders { .. } => self.legal_combat(s, out),
-            Phase::Ambush { .. } | Phase::Rally { .. } | Phase::SonAway { .. } => {
-                self.legal_minor(s, out)
-            }
+            Phase::Ambush { .. }
+            | Phase::Rally { .. }
+            | Phase::RallyLeaders { .. }
+            | Phase::SonAway { .. } => self.legal_minor(s, out),
             Phase::Redraw { .. } => {
                 out.push(Action::Redraw);
                 out.push(Action::NoRedraw);
             }
             Phase::Captives { .. } => self.legal_captives(s, out),
+            Phase::SearchNext { .. } => self.legal_search_next(s, out),
             Phase::Over => {}
         }
     }
@@ -121,18 +127,34 @@ impl Concord {
             | Phase::AfterPick { .. }
             | Phase::Hits { .. }
             | Phase::Advance { .. }
+            | Phase::Escort { .. }
+            | Phase::Reroll { .. }
             | Phase::ChargeLeaders { .. } => self.apply_combat(s, a, ev),
-            Phase::Ambush { .. } | Phase::Rally { .. } | Phase::SonAway { .. } => {
-                self.apply_minor(s, a, ev)
-            }
+            Phase::Ambush { .. }
+            | Phase::Rally { .. }
+            | Phase::RallyLeaders { .. }
+            | Phase::SonAway { .. } => self.apply_minor(s, a, ev),
             Phase::Redraw { .. } => self.apply_redraw(s, a, ev),
             Phase::Captives { .. } => self.apply_captives(s, a, ev),
+            Phase::SearchNext { .. } => self.apply_search_next(s, a, ev),
             Phase::Over => {}
         }
         self.refresh(s, ev);
         // The checks may have taken away the units a pending hit was waiting for (a lone
         // cannon is lost, 4.1): move on rather than wait for a choice that cannot be made.
         self.settle(s, ev);
+        // 4.3: a Gather marker flipped by this decision frees its Minutemen for their free move
+        // at once, even in the middle of an action (of either side); what was being decided
+        // waits and is taken up again after the last of them.
+        if s.mustering != 0
+            && s.ended.is_none()
+            && !matches!(s.phase, Phase::Muster { .. } | Phase::Over)
+        {
+            s.resume = Some(s.phase);
+            s.phase = Phase::Muster {
+                unit: s.mustering.trailing_zeros() as u8,
+            };
+        }
         Ok(())
     }
 
@@ -681,7 +703,15 @@ impl Concord {
             s.units[unit as usize].at = Loc::At(t);
         }
         s.mustering &= !bit(unit);
-        self.end_action(s, ev);
+        if s.mustering != 0 {
+            s.phase = Phase::Muster {
+                unit: s.mustering.trailing_zeros() as u8,
+            };
+        } else if let Some(p) = s.resume.take() {
+            s.phase = p;
+        } else {
+            self.end_action(s, ev);
+        }
     }
 
     /// What the side to act is asked.
@@ -716,6 +746,14 @@ impl Concord {
                 p("Choose units to retreat after combat, then done.", "7.1.4")
             }
             Phase::Hits { .. } => p("Choose the unit that takes the next hit.", "7.0"),
+            Phase::Escort { .. } => p(
+                "Choose which moved units your escorts take along in the retreat, then done.",
+                "7.1.2",
+            ),
+            Phase::Reroll { .. } => p(
+                "A healthy leader is present: re-roll one missed die, or keep the roll.",
+                "14.1",
+            ),
             Phase::Advance { .. } => p(
                 "Choose units to advance with the cannon, then a region, or done.",
                 "4.1",
@@ -726,7 +764,12 @@ impl Concord {
             ),
             Phase::Ambush { .. } => p("Choose a Regular to ambush.", "6.6"),
             Phase::Rally { .. } => p("Choose a broken unit to rally, or done.", "6.8"),
+            Phase::RallyLeaders { .. } => p("Choose a leader who performed the rally.", "6.8"),
             Phase::Redraw { .. } => p("Pay 1 VP for one more capture draw?", "8.2"),
+            Phase::SearchNext { .. } => p(
+                "Choose what the search draws a card for next: the hidden arms or a Son of Liberty.",
+                "8.0",
+            ),
             Phase::SonAway { .. } => p("Move the piece to an adjacent region, or stay.", "8.2"),
             Phase::Captives { .. } => p("Move the captive toward Boston, or done.", "5.3"),
             Phase::Over => p("The game is over.", "13.0"),

@@ -260,6 +260,13 @@ pub struct Battle {
     pub dest: u8,
     /// Hits scored on each side not yet applied, by side (7.0).
     pub pending: [u8; 2],
+    /// 14.1: the units of each side with a missed die in that side's last combat roll, while
+    /// the side may still choose one to re-roll.
+    #[serde(default)]
+    pub missed: [Units; 2],
+    /// 8.1: the search still has the hidden arms to draw for.
+    #[serde(default)]
+    pub arms: bool,
 }
 
 /// Where a hit allocation returns to.
@@ -288,6 +295,14 @@ pub enum Then {
     NextAfterRetreat,
     /// 6.4 / 14.2: a movement hit is applied; the move continues.
     MoveOn,
+    /// 14.1 simultaneous combat: the attacker has decided on a re-roll; the defender may.
+    SimDefenderReroll,
+    /// 7.0 simultaneous combat: both rolls are final; the attacker takes its hits.
+    SimHits,
+    /// 7.0 defensive fire is final; the attacker takes its hits.
+    DefenderFireHits,
+    /// 7.0 the attacker's fire is final; the defender takes its hits.
+    AttackerFireHits,
 }
 
 /// What is being decided now.
@@ -301,9 +316,22 @@ pub enum Phase {
         ap: u8,
         done: u8,
     },
-    /// 4.3: a Minuteman freed by a flipped Gather marker may move up to two regions.
+    /// 4.3: a Minuteman freed by a flipped Gather marker may move up to two regions, at once
+    /// (the interrupted decision waits in `State::resume`).
     Muster {
         unit: u8,
+    },
+    /// 7.1.2: the side retreating moved units chooses which of them its escorts accompany
+    /// (Patriot: militia with healthy leaders and unbroken Minutemen; British: unbroken
+    /// Regulars with healthy leaders). `picked`: chosen so far.
+    Escort {
+        picked: Units,
+    },
+    /// 14.1: a side with a healthy leader in the combat region may re-roll one missed die of
+    /// its last combat roll; `then` continues the combat.
+    Reroll {
+        side: u8,
+        then: Then,
     },
     /// 5.2: the side to act chooses an action. `reserve`: it is paid from the reserve.
     Round {
@@ -394,6 +422,17 @@ pub enum Phase {
         region: u8,
         left: u8,
     },
+    /// 6.8: the player names the leaders that performed the rally (they get Rally markers),
+    /// one at a time, until they cover the `need` flips made.
+    RallyLeaders {
+        region: u8,
+        need: u8,
+    },
+    /// 8.0: the British choose what the search draws for next in `region`: the hidden arms
+    /// or one of the Sons of Liberty there.
+    SearchNext {
+        region: u8,
+    },
     /// 8.2: a capture draw failed; the British may pay 1 VP for another.
     Redraw {
         region: u8,
@@ -450,6 +489,9 @@ pub struct State {
     pub british_in: Regions,
     /// Minutemen waiting for their free move (4.3).
     pub mustering: Units,
+    /// 4.3: the decision a Minuteman's free move interrupted, taken up again after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<Phase>,
     /// 10.0: the Shot Heard 'Round the World has happened.
     pub shot: bool,
     /// 11.0: an unbroken Regular has entered Concord.

@@ -118,8 +118,70 @@ pub fn render(g: &Concord, s: &State, viewer: Viewer) -> String {
             );
         }
     }
+    pending(g, s, &mut out);
     out.push_str(
         "(b) broken, (w) wounded, _ under a marker, ' moved, * fired, =? hidden militia\n",
     );
     out
+}
+
+/// The decision in progress, where the board alone does not show it.
+fn pending(g: &Concord, s: &State, out: &mut String) {
+    let names = |set: Units| {
+        (0..64u8)
+            .filter(|u| set & (1u64 << u) != 0)
+            .map(|u| g.unit_id(s, u).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match s.phase {
+        Phase::Escort { picked } => {
+            let (wanting, escorts) = g.escort_needs(s);
+            let _ = writeln!(
+                out,
+                "7.1.2 retreat: {escorts} escorts for: {}; escorted so far: {}",
+                names(wanting),
+                names(picked)
+            );
+        }
+        Phase::Reroll { side, .. } => {
+            let _ = writeln!(
+                out,
+                "14.1 re-roll: {} {} hits so far; missed dice: {}",
+                SIDE_NAMES[side as usize & 1],
+                s.battle.pending[(1 - side as usize) & 1],
+                names(s.battle.missed[side as usize & 1])
+            );
+        }
+        Phase::RallyLeaders { region, need } => {
+            let _ = writeln!(
+                out,
+                "6.8 rally: {need} flips still to assign to leaders in {}: {}",
+                g.data.map.id(region),
+                names(g.rally_leaders(s, region))
+            );
+        }
+        Phase::SearchNext { region } => {
+            let _ = writeln!(
+                out,
+                "8.0 search in {}: draws left for {}{}",
+                g.data.map.id(region),
+                if s.battle.arms { "the arms " } else { "" },
+                names(s.battle.defenders)
+            );
+        }
+        Phase::Muster { unit } => {
+            let _ = writeln!(
+                out,
+                "4.3 free move of {}{}",
+                g.unit_id(s, unit),
+                if s.resume.is_some() {
+                    " (then the interrupted action goes on)"
+                } else {
+                    ""
+                }
+            );
+        }
+        _ => {}
+    }
 }

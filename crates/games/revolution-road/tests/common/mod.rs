@@ -95,6 +95,8 @@ pub fn action_space(g: &Concord, s: &State) -> Vec<Action> {
         Action::Stay,
         Action::Alert,
         Action::Exit,
+        Action::KeepRoll,
+        Action::SearchArms,
     ];
     for r in 0..n {
         v.extend([
@@ -129,6 +131,7 @@ pub fn action_space(g: &Concord, s: &State) -> Vec<Action> {
             Action::Drop(x),
             Action::Hit(x),
             Action::Rider(x),
+            Action::Reroll(x),
         ]);
     }
     v

@@ -1,0 +1,117 @@
+//! Knowledge for the search bots: an estimate of who is winning, so that playouts can stop
+//! after a few dozen decisions instead of running to the twelfth turn.
+//!
+//! The estimate scores the position as if the game ended now (13.0: the VP won so far plus the
+//! end-of-game items of the VP aid, the unsearched hidden arms at their expected worth, Percy's
+//! missed award while it is still possible), and, in the two-player game, weighs it by the
+//! British chance of still reaching Concord (11.0: without it the Patriots win outright),
+//! judged from the nearest unbroken Regular's distance against the turns left. The solitaire
+//! scenarios (15.2) score their objectives instead.
+
+use super::Concord;
+use super::state::*;
+use muster_core::{Knowledge, Side};
+
+/// Steepness of the logistic over the score lead, per VP.
+const VP_SCALE: f32 = 0.45;
+
+impl Concord {
+    /// The British lead in half points if the game were tallied now, without dice.
+    fn provisional_lead(&self, s: &State) -> f32 {
+        let vp = self.data.vp;
+        let mut halves = [s.vp.halves(PATRIOT) as i32, s.vp.halves(BRITISH) as i32];
+        let solitaire = s.mode.solitaire();
+        for (i, x) in s.units.iter().enumerate() {
+            let Loc::At(_) = x.at else { continue };
+            if !x.flipped {
+                continue;
+            }
+            let side = self.side_of(s, i as u8) as usize;
+            match x.kind {
+                Kind::Leader if !solitaire => halves[1 - side] += 2 * vp.wounded_leader as i32,
+                Kind::Son if !solitaire => halves[1] += 2 * vp.captured_son as i32,
+                Kind::Rider if !solitaire => halves[1] += 2 * vp.captured_rider as i32,
+                k if k.military() => {
+                    halves[1 - side] += if solitaire {
+                        1
+                    } else {
+                        2 * vp.broken_unit as i32
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !solitaire {
+            for r in 0..self.data.map.regions.len().min(s.arms.len()) {
+                if s.arms[r] == ARMS_HIDDEN {
+                    let numbered = self.data.map.regions[r].arms.unwrap_or(0) as i32;
+                    let worth = if numbered > 0 {
+                        numbered
+                    } else if s.options.arms_balance == 0 {
+                        vp.unnumbered_arms as i32
+                    } else {
+                        0
+                    };
+                    halves[PATRIOT as usize] += 2 * worth;
+                }
+            }
+            if !s.percy_award {
+                halves[PATRIOT as usize] += vp.percy_missed as i32;
+            }
+        } else {
+            // 15.2 objectives, as they stand: Regulars holding Lexington, casualties.
+            let lex = self.data.map.lexington;
+            if self.regulars(s, lex) > 0 {
+                halves[BRITISH as usize] += 4;
+            }
+            if self.casualties_halves(s) > 12 {
+                halves[PATRIOT as usize] += 4;
+            }
+        }
+        (halves[BRITISH as usize] - halves[PATRIOT as usize]) as f32
+    }
+
+    /// 11.0: the chance the British still get an unbroken Regular into Concord.
+    fn reach_concord(&self, s: &State) -> f32 {
+        if s.concord {
+            return 1.0;
+        }
+        let dist = &self.data.map.dist_concord;
+        let nearest = s
+            .units
+            .iter()
+            .filter(|x| x.kind == Kind::Regular && !x.flipped && !x.under)
+            .filter_map(|x| x.at.region())
+            .filter_map(|r| dist.get(r as usize).copied())
+            .min();
+        let Some(nearest) = nearest else {
+            return 0.02;
+        };
+        let turns_left = self.setup(s).last_turn.saturating_sub(s.turn) as f32 + 0.5;
+        // A March covers about two regions a turn when unopposed; leave room for opposition.
+        let slack = 1.6 * turns_left - nearest as f32;
+        1.0 / (1.0 + (-1.2 * slack).exp())
+    }
+}
+
+impl Knowledge for Concord {
+    fn evaluate(&self, s: &State, side: Side) -> Option<f32> {
+        let lead = self.provisional_lead(s) / 2.0;
+        // Ties go to the British (13.0), hence the half-point lean.
+        let by_points = 1.0 / (1.0 + (-VP_SCALE * (lead + 0.25)).exp());
+        let british = if s.mode.solitaire() {
+            by_points
+        } else {
+            self.reach_concord(s) * by_points
+        };
+        Some(if side == BRITISH {
+            british
+        } else {
+            1.0 - british
+        })
+    }
+
+    fn playout_depth(&self) -> u32 {
+        30
+    }
+}
