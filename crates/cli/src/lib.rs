@@ -13,6 +13,7 @@ pub fn bots() -> muster_ai::Bots {
     b.add::<muster_battles::Battles>();
     b.add::<muster_supply_lines::SupplyLines>();
     b.add::<muster_revolution_road::Concord>();
+    b.add::<muster_revolution_road::Bunker>();
     b
 }
 
@@ -35,5 +36,10 @@ pub fn registry(data: Option<&Path>) -> Result<Registry, String> {
         None => muster_revolution_road::Concord::new()?,
     };
     r.add(concord);
+    let bunker_hill = match data {
+        Some(dir) => muster_revolution_road::Bunker::from_dir(dir)?,
+        None => muster_revolution_road::Bunker::new()?,
+    };
+    r.add(bunker_hill);
     Ok(r)
 }

@@ -4,10 +4,12 @@
 //!   peeking, resampling what a side has not seen) and the 21-piece militia draw pool.
 //! - [`concord`]: Part One, From Boston to Concord (game id `concord`), one module per rules
 //!   chapter.
-//!
-//! Part Two, Bunker Hill, is a later issue; it reuses [`common`].
+//! - [`bunker`]: Part Two, Bunker Hill (game id `bunker-hill`), one module per rules chapter;
+//!   it reuses the deck and the militia pool of [`common`].
 
+pub mod bunker;
 pub mod common;
 pub mod concord;
 
+pub use bunker::Bunker;
 pub use concord::{Action, Concord, Event, State};

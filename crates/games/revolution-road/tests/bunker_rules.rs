@@ -1,0 +1,1089 @@
+//! Bunker Hill rules, one test (or a few) per rule section, on hand-built positions.
+
+mod bunker_support;
+use bunker_support::*;
+use muster_core::{Game, Options};
+use muster_revolution_road::bunker::action::{Action, Event};
+use muster_revolution_road::bunker::state::*;
+
+fn dice_of(ev: &[Event]) -> Vec<(u8, u8)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Roll { dice, need, .. } => Some((*dice, *need)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn apply(g: &muster_revolution_road::Bunker, s: &mut State, a: Action) -> Vec<Event> {
+    let side = g.to_act(s).unwrap();
+    g.apply(s, side, a).unwrap()
+}
+
+// ----- 3.0 stacking -----
+
+#[test]
+fn rule_3_0_three_military_units_per_side_leaders_free() {
+    let g = game();
+    let mut s = empty(&g);
+    for _ in 0..3 {
+        put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    }
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    let l = put(&g, &mut s, PATRIOT, Kind::Leader, "breeds-slope-n");
+    act(&g, &mut s, Action::Move(r(&g, "breeds-slope-n")));
+    let l2 = legal(&g, &s);
+    let red = r(&g, "redoubt");
+    assert!(
+        !l2.contains(&Action::Go { unit: m, to: red }),
+        "a fourth unit may not enter"
+    );
+    assert!(
+        l2.contains(&Action::Go { unit: l, to: red }),
+        "leaders do not count"
+    );
+}
+
+#[test]
+fn rule_3_5_staging_areas_unlimited_for_british_and_staging_number() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let sa = r(&g, "point-n");
+    for _ in 0..5 {
+        put(&g, &mut s, BRITISH, Kind::Regular, "point-n");
+    }
+    assert_eq!(g.cap(BRITISH, sa), 255);
+    assert_eq!(g.cap(PATRIOT, sa), 3);
+    // Staging number of zone 2 is 3: with five Regulars the area may move.
+    assert!(legal(&g, &s).contains(&Action::Move(sa)));
+    let mut t = empty(&g);
+    t.mover = BRITISH;
+    put(&g, &mut t, BRITISH, Kind::Regular, "point-n");
+    assert!(
+        !legal(&g, &t).contains(&Action::Move(sa)),
+        "below the staging number"
+    );
+    t.staged |= 1 << sa;
+    assert!(
+        legal(&g, &t).contains(&Action::Move(sa)),
+        "once met, the number is ignored"
+    );
+}
+
+#[test]
+fn rule_faq_staging_area_moves_three_units_at_a_time() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let sa = r(&g, "point-n");
+    let regs: Vec<u8> = (0..5)
+        .map(|_| put(&g, &mut s, BRITISH, Kind::Regular, "point-n"))
+        .collect();
+    act(&g, &mut s, Action::Move(sa));
+    let pastures = r(&g, "pastures");
+    for u in &regs[..3] {
+        act(
+            &g,
+            &mut s,
+            Action::Go {
+                unit: *u,
+                to: pastures,
+            },
+        );
+    }
+    assert!(
+        !legal(&g, &s).iter().any(|a| matches!(a, Action::Go { .. })),
+        "a fourth unit must wait for another action"
+    );
+}
+
+#[test]
+fn rule_faq_staging_area_volleys_three_units_at_a_time() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let regs: Vec<u8> = (0..5)
+        .map(|_| put(&g, &mut s, BRITISH, Kind::Regular, "point-n"))
+        .collect();
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "stone-wall");
+    act(
+        &g,
+        &mut s,
+        Action::Volley {
+            from: r(&g, "point-n"),
+            to: r(&g, "stone-wall"),
+        },
+    );
+    for u in &regs[..3] {
+        act(&g, &mut s, Action::Add(*u));
+    }
+    assert_eq!(legal(&g, &s), vec![Action::Done]);
+}
+
+// ----- 3.1 terrain -----
+
+#[test]
+fn rule_3_1_terrain_modifier_exceptions() {
+    let g = game();
+    let id = |x| r(&g, x);
+    // Hilltops ignore modifiers, even of a hilltop next door; the Redoubt always counts.
+    assert!(!g.terrain_applies(id("bunker-s"), id("bunker-slope-s")));
+    assert!(!g.terrain_applies(id("breeds-s"), id("works-s")));
+    assert!(g.terrain_applies(id("breeds-s"), id("redoubt")));
+    assert!(g.terrain_applies(id("pastures"), id("redoubt")));
+    // Slopes and ridges ignore each other's modifiers when adjacent.
+    assert!(!g.terrain_applies(id("breeds-slope-n"), id("ridge-n")));
+    assert!(g.terrain_applies(id("pastures"), id("ridge-n")));
+    // The yellow wall modifiers count only from across the wall.
+    assert!(g.terrain_applies(id("point-n"), id("stone-wall")));
+    assert!(!g.terrain_applies(id("ridge-n"), id("stone-wall")));
+    assert!(g.terrain_applies(id("ridge-n"), id("rail-fence")));
+    assert!(!g.terrain_applies(id("works-n"), id("rail-fence")));
+}
+
+#[test]
+fn rule_3_3_volley_into_town_rolls_one_less_die() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let a = put(&g, &mut s, BRITISH, Kind::Regular, "breeds-slope-w");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "town-3");
+    act(
+        &g,
+        &mut s,
+        Action::Volley {
+            from: r(&g, "breeds-slope-w"),
+            to: r(&g, "town-3"),
+        },
+    );
+    act(&g, &mut s, Action::Add(a));
+    let ev = apply(&g, &mut s, Action::Done);
+    assert_eq!(dice_of(&ev), vec![(1, 5)], "2 strength - 1 for the town");
+}
+
+#[test]
+fn rule_3_3_british_stop_on_entering_town_patriots_do_not() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let b = put(&g, &mut s, BRITISH, Kind::Regular, "bunker-slope-s");
+    act(&g, &mut s, Action::Move(r(&g, "bunker-slope-s")));
+    let dests: Vec<u8> = legal(&g, &s)
+        .iter()
+        .filter_map(|a| match a {
+            Action::Go { unit, to } if *unit == b => Some(*to),
+            _ => None,
+        })
+        .collect();
+    assert!(dests.contains(&r(&g, "town-1")));
+    assert!(
+        !dests.contains(&r(&g, "town-5")),
+        "must stop in town-1 or town-2"
+    );
+    let mut t = empty(&g);
+    let p = put(&g, &mut t, PATRIOT, Kind::Minuteman, "bunker-slope-s");
+    act(&g, &mut t, Action::Move(r(&g, "bunker-slope-s")));
+    assert!(legal(&g, &t).contains(&Action::Go {
+        unit: p,
+        to: r(&g, "town-5")
+    }));
+}
+
+#[test]
+fn rule_3_4_neck_courage_check_when_the_fleet_is_in_the_charles() {
+    let g = game();
+    let mut s = empty(&g);
+    s.fleet = 2;
+    let m = militia(&g, &mut s, "muster", 0);
+    act(&g, &mut s, Action::Move(MUSTER));
+    let ev = apply(
+        &g,
+        &mut s,
+        Action::Go {
+            unit: m,
+            to: r(&g, "neck"),
+        },
+    );
+    let c = ev.iter().find_map(|e| match e {
+        Event::Courage {
+            die, total, passed, ..
+        } => Some((*die, *total, *passed)),
+        _ => None,
+    });
+    let (die, total, passed) = c.expect("a courage check");
+    assert_eq!(total, die);
+    assert_eq!(passed, total > 3);
+    let at = s.units[m as usize].at;
+    assert_eq!(at == MUSTER, !passed);
+    assert!(s.units[m as usize].has(MOVED));
+    // With the fleet elsewhere there is no check.
+    let mut t = empty(&g);
+    let m = militia(&g, &mut t, "muster", 0);
+    act(&g, &mut t, Action::Move(MUSTER));
+    let ev = apply(
+        &g,
+        &mut t,
+        Action::Go {
+            unit: m,
+            to: r(&g, "neck"),
+        },
+    );
+    assert!(!ev.iter().any(|e| matches!(e, Event::Courage { .. })));
+}
+
+// ----- 4.3 wrong ammunition -----
+
+#[test]
+fn rule_4_3_british_cannon_silent_until_the_ammo_arrives() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    put(&g, &mut s, BRITISH, Kind::Cannon, "moultons");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-e");
+    assert!(!legal(&g, &s).contains(&Action::Cannonade));
+    s.ammo_arrived = true;
+    assert!(legal(&g, &s).contains(&Action::Cannonade));
+}
+
+// ----- 5.2 the action round -----
+
+#[test]
+fn rule_5_2_pass_hands_the_action_over_and_cannot_be_returned() {
+    let g = game();
+    let mut s = empty(&g);
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    put(&g, &mut s, BRITISH, Kind::Regular, "point-n");
+    assert!(legal(&g, &s).contains(&Action::Yield));
+    act(&g, &mut s, Action::Yield);
+    assert_eq!(s.mover, BRITISH);
+    assert!(
+        !legal(&g, &s).contains(&Action::Yield),
+        "the opponent may not pass back"
+    );
+    // A player ahead on actions must act.
+    let mut t = empty(&g);
+    t.actions = [3, 2];
+    assert!(!legal(&g, &t).contains(&Action::Yield));
+}
+
+#[test]
+fn rule_6_11_plan_only_on_the_last_action_and_two_reserves_at_most() {
+    let g = game();
+    let mut s = empty(&g);
+    assert!(!legal(&g, &s).contains(&Action::Plan));
+    s.actions = [1, 1];
+    act(&g, &mut s, Action::Plan);
+    assert_eq!(s.reserves[0], 1);
+    assert_eq!(s.actions[0], 0);
+    let mut t = empty(&g);
+    t.actions = [1, 1];
+    t.reserves = [2, 0];
+    assert!(!legal(&g, &t).contains(&Action::Plan));
+}
+
+#[test]
+fn rule_5_2_reserve_action_leaves_the_action_track_alone() {
+    let g = game();
+    let mut s = empty(&g);
+    s.reserves = [1, 0];
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    let m = s
+        .units
+        .iter()
+        .position(|u| u.at == r(&g, "redoubt"))
+        .unwrap() as u8;
+    act(&g, &mut s, Action::Reserve);
+    assert!(!legal(&g, &s).contains(&Action::Pass));
+    act(&g, &mut s, Action::Move(r(&g, "redoubt")));
+    act(
+        &g,
+        &mut s,
+        Action::Go {
+            unit: m,
+            to: r(&g, "breeds-s"),
+        },
+    );
+    act(&g, &mut s, Action::Done);
+    assert_eq!(s.actions, [3, 3]);
+    assert_eq!(s.reserves[0], 0);
+    assert_eq!(s.mover, BRITISH);
+}
+
+// ----- 6.1 Volley Fire, 8.0 ammunition -----
+
+#[test]
+fn rule_6_1_volley_reaches_two_regions_and_hits_on_six_there() {
+    let g = game();
+    let mut s = empty(&g);
+    let m = militia(&g, &mut s, "works-n", 2);
+    put(&g, &mut s, BRITISH, Kind::Regular, "ridge-n");
+    let (from, to) = (r(&g, "works-n"), r(&g, "ridge-n"));
+    assert_eq!(g.dist(from, to), 2);
+    act(&g, &mut s, Action::Volley { from, to });
+    act(&g, &mut s, Action::Add(m));
+    let ammo = s.ammo;
+    let ev = apply(&g, &mut s, Action::Done);
+    // Strength 2, ridge volley modifier -1: one die, hitting on 6 at two regions.
+    assert_eq!(dice_of(&ev), vec![(1, 6)]);
+    assert_eq!(s.ammo, ammo - 1, "8.0: a volley costs one ammunition");
+    assert!(s.units[m as usize].has(FIRED));
+    // Three regions away is out of range.
+    let mut t = empty(&g);
+    militia(&g, &mut t, "works-n", 2);
+    put(&g, &mut t, BRITISH, Kind::Regular, "pastures");
+    assert!(g.dist(from, r(&g, "pastures")) > 2);
+    assert!(
+        !legal(&g, &t)
+            .iter()
+            .any(|a| matches!(a, Action::Volley { .. }))
+    );
+}
+
+#[test]
+fn rule_8_0_low_ammo_caps_dice_and_forbids_sniping() {
+    let g = game();
+    let mut s = empty(&g);
+    for _ in 0..3 {
+        militia(&g, &mut s, "works-s", 2);
+    }
+    put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    put(&g, &mut s, BRITISH, Kind::Regular, "town-dock");
+    s.ammo = 12;
+    assert_eq!(g.patriot_cap(&s), 3);
+    assert!(!legal(&g, &s).iter().any(|a| matches!(a, Action::Snipe(_))));
+    s.ammo = 13;
+    assert!(legal(&g, &s).iter().any(|a| matches!(a, Action::Snipe(_))));
+    s.ammo = 0;
+    assert_eq!(g.patriot_cap(&s), 2);
+    assert!(
+        !legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::Assault { .. }))
+    );
+    let two_away = legal(&g, &s)
+        .iter()
+        .any(|a| matches!(a, Action::Volley { to, .. } if *to == r(&g, "pastures")));
+    assert!(!two_away, "at 0 ammunition only adjacent volleys");
+}
+
+#[test]
+fn rule_8_0_zero_ammo_lets_the_british_assault_regardless_of_numbers() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    for _ in 0..2 {
+        put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    }
+    let a = Action::Assault {
+        from: r(&g, "pastures"),
+        to: r(&g, "breeds-slope-n"),
+    };
+    assert!(
+        !legal(&g, &s).contains(&a),
+        "6.2: one against two may not assault"
+    );
+    s.ammo = 0;
+    assert!(legal(&g, &s).contains(&a));
+}
+
+// ----- 6.2 Assault, 7.1 retreats -----
+
+#[test]
+fn rule_6_2_assault_gives_the_defender_a_free_round_and_costs_ammo() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let a1 = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    let a2 = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    let d = militia(&g, &mut s, "breeds-slope-n", 1);
+    act(
+        &g,
+        &mut s,
+        Action::Assault {
+            from: r(&g, "pastures"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    act(&g, &mut s, Action::Add(a1));
+    act(&g, &mut s, Action::Add(a2));
+    act(&g, &mut s, Action::Done);
+    assert_eq!(
+        s.units[a1 as usize].at,
+        r(&g, "breeds-slope-n"),
+        "attackers move in"
+    );
+    assert_eq!(
+        s.phase,
+        Phase::Assault {
+            stage: Stage::DefFire
+        }
+    );
+    let ammo = s.ammo;
+    let ev = apply(&g, &mut s, Action::Fire(5));
+    // Strength 1 + slope assault modifier 1 (pastures is not a slope).
+    assert_eq!(dice_of(&ev), vec![(2, 5)]);
+    assert_eq!(
+        s.ammo,
+        ammo - 2,
+        "8.0: one to take part, one for the free fire"
+    );
+    let _ = d;
+}
+
+#[test]
+fn rule_8_0_patriot_may_hold_the_free_fire_to_save_ammo() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let a1 = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    militia(&g, &mut s, "breeds-slope-n", 1);
+    act(
+        &g,
+        &mut s,
+        Action::Assault {
+            from: r(&g, "pastures"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    act(&g, &mut s, Action::Add(a1));
+    act(&g, &mut s, Action::Done);
+    let ammo = s.ammo;
+    let ev = apply(&g, &mut s, Action::Fire(0));
+    assert_eq!(dice_of(&ev), vec![(0, 5)]);
+    assert_eq!(s.ammo, ammo - 1);
+}
+
+#[test]
+fn rule_7_1_minutemen_withdraw_and_take_militia_along() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let a: Vec<u8> = (0..3)
+        .map(|_| put(&g, &mut s, BRITISH, Kind::Regular, "pastures"))
+        .collect();
+    let mm = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    let mil = militia(&g, &mut s, "breeds-slope-n", 1);
+    let mil2 = militia(&g, &mut s, "breeds-slope-n", 1);
+    act(
+        &g,
+        &mut s,
+        Action::Assault {
+            from: r(&g, "pastures"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    for u in &a {
+        act(&g, &mut s, Action::Add(*u));
+    }
+    act(&g, &mut s, Action::Done);
+    assert_eq!(
+        s.phase,
+        Phase::Assault {
+            stage: Stage::Withdraw
+        }
+    );
+    act(&g, &mut s, Action::Add(mm));
+    act(&g, &mut s, Action::Add(mil));
+    assert!(
+        !legal(&g, &s).contains(&Action::Add(mil2)),
+        "one militia per Minuteman"
+    );
+    act(&g, &mut s, Action::Done);
+    // Retreat destinations: away from the assault (not back toward the pastures).
+    let dests = legal(&g, &s);
+    assert!(!dests.is_empty());
+    for d in &dests {
+        if let Action::Dest(x) = d {
+            assert!(g.dist(r(&g, "pastures"), *x) >= 2);
+        }
+    }
+}
+
+#[test]
+fn rule_faq_wounded_leaders_and_broken_minutemen_cannot_pair_militia() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let a: Vec<u8> = (0..2)
+        .map(|_| put(&g, &mut s, BRITISH, Kind::Regular, "pastures"))
+        .collect();
+    let l = put(&g, &mut s, PATRIOT, Kind::Leader, "breeds-slope-n");
+    s.units[l as usize].flags |= BROKEN;
+    let mm = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    s.units[mm as usize].flags |= BROKEN;
+    let mil = militia(&g, &mut s, "breeds-slope-n", 1);
+    act(
+        &g,
+        &mut s,
+        Action::Assault {
+            from: r(&g, "pastures"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    for u in &a {
+        act(&g, &mut s, Action::Add(*u));
+    }
+    act(&g, &mut s, Action::Done);
+    let l2 = legal(&g, &s);
+    assert!(!l2.contains(&Action::Add(mil)));
+    assert!(
+        l2.contains(&Action::Add(mm)) && l2.contains(&Action::Add(l)),
+        "they may withdraw"
+    );
+}
+
+// ----- 6.3 Cannonade, 6.4 Bombard, 6.9 Snipe -----
+
+#[test]
+fn rule_6_3_cannonade_hits_only_healthy_counters_with_unlimited_range() {
+    let g = game();
+    let mut s = empty(&g);
+    let c = put(&g, &mut s, PATRIOT, Kind::Cannon, "redoubt");
+    let b = put(&g, &mut s, BRITISH, Kind::Regular, "moultons");
+    s.units[b as usize].flags |= BROKEN;
+    put(&g, &mut s, BRITISH, Kind::Regular, "moultons");
+    let (from, to) = (r(&g, "redoubt"), r(&g, "moultons"));
+    assert!(g.dist(from, to) >= 2);
+    act(&g, &mut s, Action::Cannonade);
+    act(&g, &mut s, Action::Gun { from, to });
+    assert!(s.units[c as usize].has(FIRED));
+    if let Some(Task::Hits { .. }) = s.tasks.first() {
+        assert!(
+            !legal(&g, &s).contains(&Action::Hit(b)),
+            "broken units may not take cannon hits"
+        );
+    }
+}
+
+#[test]
+fn rule_6_4_bombard_needs_two_healthy_patriots_and_hot_shot_once_a_turn() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "town-7");
+    act(&g, &mut s, Action::Bombard);
+    let l = legal(&g, &s);
+    assert!(
+        !l.contains(&Action::Shell(r(&g, "town-7"))),
+        "one healthy counter is no target"
+    );
+    assert!(l.contains(&Action::HotShot(r(&g, "town-7"))));
+    s.hot_shot = true;
+    assert!(
+        !legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::HotShot(_)))
+    );
+}
+
+#[test]
+fn rule_6_4_ablaze_region_is_left_at_once() {
+    let g = game();
+    let mut s = empty(&g);
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "town-5");
+    let mut ev = Vec::new();
+    g.set_ablaze(&mut s, r(&g, "town-5"), 6, &mut ev);
+    assert!(matches!(s.tasks.first(), Some(Task::Evacuate { .. })));
+    let dests = legal(&g, &s);
+    assert!(
+        dests
+            .iter()
+            .all(|a| matches!(a, Action::Dest(x) if *x != r(&g, "town-5")))
+    );
+    act(&g, &mut s, dests[0]);
+    assert_ne!(s.units[m as usize].at, r(&g, "town-5"));
+    // Entering a burning region is forbidden.
+    let mut t = empty(&g);
+    t.ablaze = 1 << r(&g, "town-1");
+    let p = put(&g, &mut t, PATRIOT, Kind::Minuteman, "town-2");
+    act(&g, &mut t, Action::Move(r(&g, "town-2")));
+    assert!(!legal(&g, &t).contains(&Action::Go {
+        unit: p,
+        to: r(&g, "town-1")
+    }));
+}
+
+#[test]
+fn rule_6_9_snipe_needs_an_unburnt_town_region_next_to_the_target() {
+    let g = game();
+    let mut s = empty(&g);
+    put(&g, &mut s, BRITISH, Kind::Regular, "town-dock");
+    let dock = r(&g, "town-dock");
+    assert!(legal(&g, &s).contains(&Action::Snipe(dock)));
+    // Burn every town region next to the dock (FAQ: no sniping from a burning town).
+    s.ablaze = g.data.map.regions[dock as usize].adj & g.data.map.town;
+    assert!(!legal(&g, &s).contains(&Action::Snipe(dock)));
+}
+
+#[test]
+fn rule_6_10_land_troops_transport_number_and_leaders_free() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let z = r(&g, "zone-4");
+    let regs: Vec<u8> = (0..3)
+        .map(|_| put(&g, &mut s, BRITISH, Kind::Regular, "zone-4"))
+        .collect();
+    let l = put(&g, &mut s, BRITISH, Kind::Leader, "zone-4");
+    let to = r(&g, "harbour-shore");
+    act(&g, &mut s, Action::Land { zone: z, to });
+    act(&g, &mut s, Action::Add(regs[0]));
+    act(&g, &mut s, Action::Add(regs[1]));
+    assert!(
+        !legal(&g, &s).contains(&Action::Add(regs[2])),
+        "zone 4 transports 2"
+    );
+    act(&g, &mut s, Action::Add(l));
+    act(&g, &mut s, Action::Done);
+    assert_eq!(s.units[l as usize].at, to);
+    assert!(s.units[regs[0] as usize].has(MOVED));
+    assert_eq!(
+        s.staged >> to & 1,
+        1,
+        "two Regulars meet staging number 2; the leader does not count"
+    );
+}
+
+// ----- 6.7 Rally, 9.0 morale -----
+
+#[test]
+fn rule_6_7_each_leader_rallies_one_unit_even_wounded() {
+    let g = game();
+    let mut s = empty(&g);
+    let l = put(&g, &mut s, PATRIOT, Kind::Leader, "redoubt");
+    s.units[l as usize].flags |= BROKEN;
+    let a = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    let b = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    s.units[a as usize].flags |= BROKEN;
+    s.units[b as usize].flags |= BROKEN;
+    s.morale = [20, 24];
+    act(&g, &mut s, Action::Rally(r(&g, "redoubt")));
+    act(&g, &mut s, Action::Add(a));
+    assert!(!s.units[a as usize].broken());
+    assert_eq!(s.morale[0], 21, "9.0: a rally raises morale");
+    assert_eq!(legal(&g, &s), vec![Action::Done], "one rally per leader");
+}
+
+#[test]
+fn rule_9_0_hits_move_morale() {
+    let g = game();
+    let mut s = empty(&g);
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    let l = put(&g, &mut s, PATRIOT, Kind::Leader, "redoubt");
+    let mut ev = Vec::new();
+    g.take_hit(&mut s, m, &mut ev);
+    assert_eq!(s.morale[0], 23);
+    g.take_hit(&mut s, m, &mut ev);
+    assert_eq!(s.morale[0], 22);
+    assert_eq!(s.units[m as usize].at, REMOVED);
+    g.take_hit(&mut s, l, &mut ev);
+    g.take_hit(&mut s, l, &mut ev);
+    assert_eq!(s.morale[0], 19, "wounded -1, killed -2");
+}
+
+#[test]
+fn rule_9_1_panic_check_at_the_start_of_a_turn() {
+    let g = game();
+    let mut s = empty(&g);
+    let m = militia(&g, &mut s, "breeds-slope-n", 0);
+    let b = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    s.units[b as usize].flags |= BROKEN;
+    put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    s.morale = [12, 24];
+    let mut ev = Vec::new();
+    g.begin_turn_2(&mut s, &mut ev);
+    assert_eq!(s.phase, Phase::Panic);
+    assert_eq!(g.to_act(&s), Some(BRITISH));
+    act(&g, &mut s, Action::PanicAt(r(&g, "breeds-slope-n")));
+    assert!(
+        s.units[b as usize].has(PANIC),
+        "broken units panic automatically"
+    );
+    let panicked = s.units[m as usize].has(PANIC);
+    assert_eq!(panicked, s.units[m as usize].broken());
+}
+
+#[test]
+fn rule_9_2_patriot_demoralization() {
+    let g = game();
+    let mut s = empty(&g);
+    militia(&g, &mut s, "redoubt", 1);
+    s.reserves = [2, 0];
+    s.morale = [1, 24];
+    let mut ev = Vec::new();
+    g.morale(&mut s, PATRIOT, -1, &mut ev);
+    assert!(s.demoralized[0]);
+    assert_eq!(s.reserves[0], 0);
+    assert!(
+        matches!(s.tasks.first(), Some(Task::Flee { steps: 3, .. })),
+        "militia run three regions"
+    );
+    assert!(!legal(&g, &s).is_empty());
+}
+
+#[test]
+fn rule_9_4_mutual_demoralization_ends_the_game() {
+    let g = game();
+    let mut s = empty(&g);
+    s.demoralized = [true, false];
+    s.morale = [0, 1];
+    let mut ev = Vec::new();
+    g.morale(&mut s, BRITISH, -1, &mut ev);
+    assert!(s.ended.is_some());
+    assert_eq!(s.ended.unwrap().why, 1);
+}
+
+// ----- 5.3 end of turn, 10.0 victory -----
+
+#[test]
+fn rule_5_3_leaders_remove_panic_and_fire_spreads() {
+    let g = game();
+    let mut s = empty(&g);
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    s.units[m as usize].flags |= BROKEN | PANIC | MOVED;
+    put(&g, &mut s, PATRIOT, Kind::Leader, "redoubt");
+    s.ablaze = 1 << r(&g, "town-5");
+    let mut ev = Vec::new();
+    g.end_turn(&mut s, &mut ev);
+    assert!(!s.units[m as usize].has(PANIC));
+    assert!(!s.units[m as usize].has(MOVED), "markers are removed");
+    let spread = s.tasks.iter().any(|t| matches!(t, Task::Spread { .. }));
+    let rolled = ev.iter().any(|e| matches!(e, Event::NoFire { .. }));
+    assert!(spread || rolled, "one die for the burning region");
+}
+
+#[test]
+fn rule_faq_fires_beyond_five_score_one_point_each() {
+    let g = game();
+    let mut s = empty(&g);
+    let towns: Vec<u8> = (0..64u8)
+        .filter(|r| g.data.map.town >> r & 1 == 1)
+        .collect();
+    for (k, want) in [(5usize, 0i16), (6, 2), (7, 4), (10, 10)] {
+        s.ablaze = towns[..k].iter().fold(0, |m, r| m | 1 << r);
+        let fires: i16 = g
+            .vp_items(&s)
+            .iter()
+            .filter(|i| i.cause.contains("ablaze"))
+            .map(|i| i.halves)
+            .sum();
+        assert_eq!(fires, want, "{k} fires");
+    }
+}
+
+#[test]
+fn rule_10_0_ties_go_to_the_side_with_more_hill_regions() {
+    let g = game();
+    let mut s = empty(&g);
+    put(&g, &mut s, BRITISH, Kind::Regular, "moultons");
+    put(&g, &mut s, BRITISH, Kind::Regular, "breeds-s");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "bunker-c");
+    // Moulton's Hill held: British 1 VP. Give the Patriot 1 VP back with a destroyed Regular.
+    let x = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    s.units[x as usize].at = REMOVED;
+    let vp = g.vp_halves(&s);
+    assert_eq!(vp[0], vp[1]);
+    let mut ev = Vec::new();
+    g.end_game(&mut s, 0, &mut ev);
+    assert_eq!(s.ended.unwrap().winner, BRITISH, "2 hill regions to 1");
+}
+
+// ----- 12.1 set-up -----
+
+#[test]
+fn rule_12_1_setup_decisions_belong_to_each_side() {
+    let g = game();
+    let mut s = g.new_game("standard", &Options::new(), 3).unwrap();
+    assert_eq!(s.phase, Phase::SetupBritish);
+    let l = legal(&g, &s);
+    assert_eq!(l.len(), 2, "either zone 2 staging area");
+    for _ in 0..5 {
+        act(&g, &mut s, Action::Place(r(&g, "point-ne")));
+    }
+    assert_eq!(s.phase, Phase::SetupPatriot);
+    for a in legal(&g, &s) {
+        let Action::Place(x) = a else { panic!() };
+        assert!(g.setup_region(x), "only regions with a defensive modifier");
+        assert_ne!(x, r(&g, "moultons"));
+    }
+    while s.phase == Phase::SetupPatriot {
+        let a = legal(&g, &s)[0];
+        act(&g, &mut s, a);
+    }
+    assert_eq!(s.turn, 1);
+    assert_eq!(s.deck.draw.len() + s.deck.discard.len(), 10, "ten cards");
+    assert_eq!(
+        s.units.iter().filter(|u| u.kind == Kind::Militia).count(),
+        21
+    );
+}
+
+#[test]
+fn rule_12_1_turn_six_reinforcements_choose_zone_two_or_three() {
+    let g = game();
+    let mut s = empty(&g);
+    for u in s.units.iter_mut() {
+        if u.side == BRITISH && u.kind == Kind::Marine {
+            u.at = PENDING;
+            u.arrive = 6;
+        }
+    }
+    s.turn = 6;
+    let mut ev = Vec::new();
+    g.begin_turn(&mut s, &mut ev);
+    assert_eq!(s.phase, Phase::Reinforce);
+    assert_eq!(legal(&g, &s), vec![Action::Zone(2), Action::Zone(3)]);
+    let mut o = Options::new();
+    o.insert("any-zone".into(), "on".into());
+    let mut t = empty_with(&g, o);
+    for u in t.units.iter_mut() {
+        if u.side == BRITISH && u.kind == Kind::Marine {
+            u.at = PENDING;
+            u.arrive = 3;
+        }
+    }
+    t.turn = 3;
+    g.begin_turn(&mut t, &mut ev);
+    assert_eq!(legal(&g, &t).len(), 6, "11.3: any landing zone");
+}
+
+#[test]
+fn rule_6_8_reorganize_swaps_counters_and_ends_within_stacking() {
+    let g = game();
+    let mut s = empty(&g);
+    let a: Vec<u8> = (0..3)
+        .map(|_| put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt"))
+        .collect();
+    let b: Vec<u8> = (0..3)
+        .map(|_| put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-s"))
+        .collect();
+    let (ra, rb) = (r(&g, "redoubt"), r(&g, "breeds-s"));
+    let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+    act(&g, &mut s, Action::Reorg { a: lo, b: hi });
+    act(&g, &mut s, Action::Add(a[0]));
+    assert!(
+        !legal(&g, &s).contains(&Action::Done),
+        "four in one region: not yet"
+    );
+    act(&g, &mut s, Action::Add(b[0]));
+    act(&g, &mut s, Action::Done);
+    assert_eq!(s.units[a[0] as usize].at, rb);
+    assert_eq!(s.units[b[0] as usize].at, ra);
+    assert!(s.units[a[0] as usize].has(MOVED) && !s.units[a[1] as usize].has(MOVED));
+}
+
+#[test]
+fn rule_6_6_the_fleet_moves_to_an_adjacent_box() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Naval(0)) && l.contains(&Action::Naval(2)));
+    act(&g, &mut s, Action::Naval(2));
+    assert_eq!(s.fleet, 2);
+    s.mover = BRITISH;
+    let l = legal(&g, &s);
+    assert!(
+        l.contains(&Action::Naval(1)) && !l.contains(&Action::Naval(0)),
+        "the rivers touch only the harbour"
+    );
+}
+
+#[test]
+fn rule_4_1_broken_units_without_a_leader_only_move_toward_the_rear() {
+    let g = game();
+    let mut s = empty(&g);
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    s.units[m as usize].flags |= BROKEN;
+    act(&g, &mut s, Action::Move(r(&g, "redoubt")));
+    let from = g.muster_dist(r(&g, "redoubt"));
+    for a in legal(&g, &s) {
+        if let Action::Go { to, .. } = a {
+            assert!(
+                g.muster_dist(to) < from,
+                "{} is not toward the Neck",
+                g.region_id(to)
+            );
+        }
+    }
+    // With a leader in the region the unit moves freely.
+    let mut t = empty(&g);
+    let m = put(&g, &mut t, PATRIOT, Kind::Minuteman, "redoubt");
+    t.units[m as usize].flags |= BROKEN;
+    put(&g, &mut t, PATRIOT, Kind::Leader, "redoubt");
+    act(&g, &mut t, Action::Move(r(&g, "redoubt")));
+    let away = legal(&g, &t)
+        .iter()
+        .any(|a| matches!(a, Action::Go { unit, to } if *unit == m && g.muster_dist(*to) >= from));
+    assert!(away);
+}
+
+#[test]
+fn rule_9_3_british_demoralization() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    s.reserves = [0, 2];
+    s.morale = [24, 1];
+    let l = put(&g, &mut s, BRITISH, Kind::Leader, "pastures");
+    let a = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    let b = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    s.units[b as usize].flags |= BROKEN;
+    let mut ev = Vec::new();
+    g.morale(&mut s, BRITISH, -1, &mut ev);
+    assert!(s.demoralized[1]);
+    assert_eq!(s.reserves[1], 0);
+    assert!(
+        !legal(&g, &s).iter().any(|x| matches!(x, Action::Rally(_))),
+        "no more rallies"
+    );
+    s.actions = [1, 1];
+    assert!(!legal(&g, &s).contains(&Action::Plan));
+    // One die fewer on Volley Fire.
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    act(
+        &g,
+        &mut s,
+        Action::Volley {
+            from: r(&g, "pastures"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    act(&g, &mut s, Action::Add(a));
+    let ev = apply(&g, &mut s, Action::Done);
+    assert_eq!(
+        dice_of(&ev),
+        vec![(1, 5)],
+        "2 strength - 1 (slope volley modifier 0)"
+    );
+    let _ = l;
+}
+
+#[test]
+fn rule_6_3_cannonade_beyond_two_regions_hits_only_on_six() {
+    let g = game();
+    let mut s = empty(&g);
+    put(&g, &mut s, PATRIOT, Kind::Cannon, "redoubt");
+    put(&g, &mut s, BRITISH, Kind::Regular, "moultons");
+    let (from, to) = (r(&g, "redoubt"), r(&g, "moultons"));
+    act(&g, &mut s, Action::Cannonade);
+    let ev = apply(&g, &mut s, Action::Gun { from, to });
+    let need = if g.dist(from, to) <= 2 { 5 } else { 6 };
+    assert_eq!(
+        dice_of(&ev),
+        vec![(2, need)],
+        "two dice, no terrain modifier"
+    );
+}
+
+#[test]
+fn rule_6_4_bombard_hits_on_six_and_on_five_in_staging_areas() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    s.fleet = 1;
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "town-dock");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "town-dock");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "clay-pits");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "clay-pits");
+    act(&g, &mut s, Action::Bombard);
+    let ev = apply(&g, &mut s, Action::Shell(r(&g, "town-dock")));
+    assert_eq!(dice_of(&ev), vec![(2, 5)], "Staging Area 6");
+    take_hits(&g, &mut s);
+    while matches!(s.tasks.first(), Some(Task::Flee { .. })) {
+        let a = legal(&g, &s)[0];
+        act(&g, &mut s, a);
+    }
+    let ev = apply(&g, &mut s, Action::Shell(r(&g, "clay-pits")));
+    assert_eq!(dice_of(&ev), vec![(2, 6)]);
+}
+
+#[test]
+fn rule_7_0_no_hits_rolled_means_no_counter_is_hit() {
+    let g = game();
+    let mut t = empty(&g);
+    let m = militia(&g, &mut t, "works-s", 0);
+    let b = put(&g, &mut t, BRITISH, Kind::Regular, "breeds-slope-n");
+    act(
+        &g,
+        &mut t,
+        Action::Volley {
+            from: r(&g, "works-s"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    act(&g, &mut t, Action::Add(m));
+    let ev = apply(&g, &mut t, Action::Done);
+    assert_eq!(
+        dice_of(&ev),
+        vec![(0, 5)],
+        "a 0-strength militia without a leader rolls nothing"
+    );
+    assert!(!t.units[b as usize].broken(), "no die, no hit");
+    assert!(t.tasks.is_empty());
+}
+
+#[test]
+fn rule_7_1_each_assault_round_offers_the_retreats_again() {
+    let g = game();
+    for seed in 0..40u64 {
+        let mut s = empty(&g);
+        s.dice = muster_core::Dice::from_seed(seed);
+        s.mover = BRITISH;
+        let a = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+        let d = militia(&g, &mut s, "breeds-slope-n", 0);
+        s.units[d as usize].flags |= BROKEN; // rolls nothing, so rounds go on
+        act(
+            &g,
+            &mut s,
+            Action::Assault {
+                from: r(&g, "pastures"),
+                to: r(&g, "breeds-slope-n"),
+            },
+        );
+        act(&g, &mut s, Action::Add(a));
+        act(&g, &mut s, Action::Done);
+        while s.phase
+            == (Phase::Assault {
+                stage: Stage::Withdraw,
+            })
+        {
+            act(&g, &mut s, Action::Done);
+        }
+        if s.phase
+            == (Phase::Assault {
+                stage: Stage::DefFire,
+            })
+        {
+            act(&g, &mut s, Action::Fire(0));
+        }
+        take_hits(&g, &mut s);
+        if s.phase
+            != (Phase::Assault {
+                stage: Stage::AttBack,
+            })
+        {
+            continue;
+        }
+        act(&g, &mut s, Action::Done);
+        assert_eq!(
+            s.phase,
+            Phase::Assault {
+                stage: Stage::DefBack
+            }
+        );
+        let ev = apply(&g, &mut s, Action::Done);
+        assert_eq!(dice_of(&ev).len(), 2, "one round, both sides roll once");
+        take_hits(&g, &mut s);
+        if s.phase
+            == (Phase::Assault {
+                stage: Stage::AttBack,
+            })
+        {
+            return;
+        }
+    }
+    panic!("no seed kept the assault going for a second round");
+}

@@ -1,0 +1,503 @@
+//! Bunker Hill solitaire (12.2-12.4), the optional rules (11.1-11.3, the FAQ rally) and the
+//! remaining FAQ answers.
+
+mod bunker_support;
+use bunker_support::*;
+use muster_core::{Game, Options};
+use muster_revolution_road::bunker::action::{Action, Event};
+use muster_revolution_road::bunker::state::*;
+
+fn zone_count(s: &State, g: &muster_revolution_road::Bunker, z: u8) -> usize {
+    s.units
+        .iter()
+        .filter(|u| u.side == BRITISH && u.kind == Kind::Regular && u.at == g.zone_region(z))
+        .count()
+}
+
+#[test]
+fn rule_12_3_objective_sets_turns_zones_and_the_patriot_setup() {
+    let g = game();
+    let mut s = g.new_game("solitaire-british", &Options::new(), 1).unwrap();
+    assert_eq!(s.phase, Phase::Objective);
+    assert_eq!(g.to_act(&s), Some(BRITISH));
+    act(&g, &mut s, Action::Objective(2));
+    assert_eq!(s.last_turn, 6, "Northern Defense Works: 6 turns");
+    assert_eq!(
+        (zone_count(&s, &g, 2), zone_count(&s, &g, 3)),
+        (8, 8),
+        "12.2 A: eight Regulars each"
+    );
+    // Northern Defense set-up a: one Minuteman on the southernmost Bunker hilltop.
+    let bs = r(&g, "bunker-s");
+    assert!(
+        s.units
+            .iter()
+            .any(|u| u.at == bs && u.kind == Kind::Minuteman)
+    );
+    assert_eq!(s.turn, 1);
+    // 12.2: cards with hash marks are left out.
+    assert!(
+        s.deck.draw.iter().chain(s.deck.discard.iter()).all(|c| g
+            .data
+            .cards
+            .iter()
+            .any(|x| x.id == *c && x.hash == 0))
+    );
+}
+
+#[test]
+fn rule_12_3_objectives_are_upgraded_never_downgraded() {
+    let g = game();
+    let mut s = g.new_game("solitaire-british", &Options::new(), 2).unwrap();
+    act(&g, &mut s, Action::Objective(3));
+    assert_eq!(s.last_turn, 7);
+    if s.mover != BRITISH {
+        s.mover = BRITISH;
+    }
+    let ups: Vec<Action> = legal(&g, &s)
+        .into_iter()
+        .filter(|a| matches!(a, Action::Upgrade(_)))
+        .collect();
+    assert_eq!(
+        ups,
+        vec![Action::Upgrade(4), Action::Upgrade(5), Action::Upgrade(6)]
+    );
+    act(&g, &mut s, Action::Upgrade(4));
+    assert_eq!(s.last_turn, 8);
+    assert_eq!(
+        s.solo.zones,
+        1 << 1 | 1 << 2,
+        "landing zones change to 1 and 2"
+    );
+    let ups: Vec<Action> = legal(&g, &s)
+        .into_iter()
+        .filter(|a| matches!(a, Action::Upgrade(_)))
+        .collect();
+    assert!(!ups.contains(&Action::Upgrade(3)));
+}
+
+#[test]
+fn rule_12_3_any_three_picks_three_objectives_and_three_zones() {
+    let g = game();
+    let mut s = g.new_game("solitaire-british", &Options::new(), 4).unwrap();
+    act(&g, &mut s, Action::Objective(6));
+    for k in [0, 2, 4] {
+        act(&g, &mut s, Action::Target(k));
+    }
+    for z in [1, 3, 5] {
+        act(&g, &mut s, Action::Zone(z));
+    }
+    assert_eq!(s.last_turn, 9);
+    let n: usize = [1, 3, 5].iter().map(|z| zone_count(&s, &g, *z)).sum();
+    assert_eq!(n, 16);
+    for z in [1, 3, 5] {
+        assert!(zone_count(&s, &g, z) >= 5);
+    }
+}
+
+#[test]
+fn rule_12_4_patriot_chooses_a_focus_then_the_objective_is_rolled() {
+    let g = game();
+    let mut s = g.new_game("solitaire-patriot", &Options::new(), 5).unwrap();
+    assert_eq!(s.phase, Phase::Focus);
+    assert_eq!(g.to_act(&s), Some(PATRIOT));
+    act(&g, &mut s, Action::Focus(4));
+    // Bunker Hill focus a: one militia on the Neck.
+    assert!(
+        s.units
+            .iter()
+            .any(|u| u.at == r(&g, "neck") && u.kind == Kind::Militia)
+    );
+    assert!([5, 6, 7, 8, 9].contains(&s.last_turn));
+    assert!(s.solo.objective > 0);
+}
+
+#[test]
+fn rule_12_2_solitaire_hits_fall_on_a_random_counter() {
+    let g = game();
+    let mut s = g.new_game("solitaire-patriot", &Options::new(), 6).unwrap();
+    let mut acts = Vec::new();
+    let mut pick = muster_core::Dice::from_seed(9);
+    while let Some(side) = g.to_act(&s) {
+        assert!(
+            !matches!(s.tasks.first(), Some(Task::Hits { .. })),
+            "no hit is ever a decision"
+        );
+        g.legal_actions(&s, &mut acts);
+        let a = acts[pick.below(acts.len() as u32) as usize];
+        g.apply(&mut s, side, a).unwrap();
+    }
+}
+
+#[test]
+fn rule_12_2_solitaire_vp_schedule() {
+    let g = game();
+    let mut s = g.new_game("solitaire-british", &Options::new(), 1).unwrap();
+    act(&g, &mut s, Action::Objective(3));
+    let base = g.vp_halves(&s);
+    let m = s
+        .units
+        .iter()
+        .position(|u| u.side == PATRIOT && u.kind == Kind::Minuteman && u.at < MUSTER)
+        .unwrap();
+    s.units[m].flags |= BROKEN;
+    assert_eq!(
+        g.vp_halves(&s)[1],
+        base[1] + 1,
+        "half a point for a broken unit"
+    );
+    s.units[m].at = REMOVED;
+    assert_eq!(
+        g.vp_halves(&s)[1],
+        base[1] + 2,
+        "one point for a destroyed unit"
+    );
+    s.demoralized[0] = true;
+    assert_eq!(
+        g.vp_halves(&s)[0],
+        base[0] - 2,
+        "-1 to the demoralized Patriot"
+    );
+}
+
+#[test]
+fn rule_12_4_british_final_fire_before_the_turn_ends() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mode = Mode::SolitairePatriot;
+    put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    s.actions = [1, 0];
+    act(&g, &mut s, Action::Pass);
+    assert_eq!(s.phase, Phase::FinalFire);
+    assert_eq!(g.to_act(&s), Some(BRITISH));
+    assert!(
+        legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::Volley { .. }))
+    );
+    let before = s.actions;
+    act(&g, &mut s, Action::Done);
+    assert_eq!(before, [0, 0]);
+}
+
+#[test]
+fn rule_12_2_two_units_land_per_action_in_zones_1_and_2() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mode = Mode::SolitaireBritish;
+    s.mover = BRITISH;
+    let regs: Vec<u8> = (0..3)
+        .map(|_| put(&g, &mut s, BRITISH, Kind::Regular, "zone-1"))
+        .collect();
+    act(
+        &g,
+        &mut s,
+        Action::Land {
+            zone: r(&g, "zone-1"),
+            to: r(&g, "landing-1"),
+        },
+    );
+    act(&g, &mut s, Action::Add(regs[0]));
+    act(&g, &mut s, Action::Add(regs[1]));
+    assert!(!legal(&g, &s).contains(&Action::Add(regs[2])));
+}
+
+// ----- optional rules -----
+
+fn with(k: &str) -> Options {
+    let mut o = Options::new();
+    o.insert(k.into(), "on".into());
+    o
+}
+
+#[test]
+fn rule_11_1_works_ignore_the_first_british_hit() {
+    let g = game();
+    let mut s = empty_with(&g, with("strong-works"));
+    let mut ev = Vec::new();
+    s.mover = BRITISH;
+    let regs: Vec<u8> = (0..3)
+        .map(|_| put(&g, &mut s, BRITISH, Kind::Marine, "breeds-slope-n"))
+        .collect();
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    act(
+        &g,
+        &mut s,
+        Action::Volley {
+            from: r(&g, "breeds-slope-n"),
+            to: r(&g, "redoubt"),
+        },
+    );
+    for u in &regs {
+        act(&g, &mut s, Action::Add(*u));
+    }
+    let side = g.to_act(&s).unwrap();
+    ev.extend(g.apply(&mut s, side, Action::Done).unwrap());
+    let hits = ev.iter().find_map(|e| match e {
+        Event::Roll { hits, .. } => Some(*hits),
+        _ => None,
+    });
+    let ignored = ev.iter().any(|e| matches!(e, Event::Ignored { .. }));
+    assert_eq!(ignored, hits.unwrap() > 0);
+    if let Some(Task::Hits { n, .. }) = s.tasks.first() {
+        assert_eq!(*n, hits.unwrap() - 1);
+    }
+}
+
+#[test]
+fn rule_11_2_more_ammunition_choices() {
+    let g = game();
+    let mut s = empty_with(&g, with("more-ammo"));
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "works-s");
+    put(&g, &mut s, BRITISH, Kind::Regular, "breeds-slope-n");
+    act(
+        &g,
+        &mut s,
+        Action::Volley {
+            from: r(&g, "works-s"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    act(&g, &mut s, Action::Add(m));
+    act(&g, &mut s, Action::Boost);
+    let ammo = s.ammo;
+    act(&g, &mut s, Action::Done);
+    assert_eq!(
+        s.ammo,
+        ammo - 2,
+        "one for the volley and one for the extra die"
+    );
+    let mut t = empty_with(&g, with("more-ammo"));
+    t.mover = BRITISH;
+    let a = put(&g, &mut t, BRITISH, Kind::Regular, "pastures");
+    militia(&g, &mut t, "breeds-slope-n", 1);
+    act(
+        &g,
+        &mut t,
+        Action::Assault {
+            from: r(&g, "pastures"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    act(&g, &mut t, Action::Add(a));
+    act(&g, &mut t, Action::Done);
+    let l = legal(&g, &t);
+    assert!(l.contains(&Action::Fire(4)) && l.contains(&Action::Fire(3)));
+    let ammo = t.ammo;
+    act(&g, &mut t, Action::Fire(3));
+    assert_eq!(
+        t.ammo,
+        ammo - 6,
+        "1 to take part, 1 to fire, 4 to hit on 3-6"
+    );
+}
+
+#[test]
+fn rule_faq_solitaire_rally_as_an_option() {
+    let g = game();
+    let mut s = empty_with(&g, with("solo-rally"));
+    let a = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    s.units[a as usize].flags |= BROKEN;
+    // No leader needed: the unit rolls for itself.
+    act(&g, &mut s, Action::Rally(r(&g, "redoubt")));
+    assert_eq!(legal(&g, &s), vec![Action::Done]);
+    act(&g, &mut s, Action::Done);
+}
+
+#[test]
+fn rule_faq_low_ammo_terrain_cannot_exceed_three_dice() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    s.ammo = 12;
+    let regs: Vec<u8> = (0..3)
+        .map(|_| put(&g, &mut s, BRITISH, Kind::Regular, "breeds-slope-n"))
+        .collect();
+    for _ in 0..3 {
+        militia(&g, &mut s, "redoubt", 1);
+    }
+    act(
+        &g,
+        &mut s,
+        Action::Assault {
+            from: r(&g, "breeds-slope-n"),
+            to: r(&g, "redoubt"),
+        },
+    );
+    for u in &regs {
+        act(&g, &mut s, Action::Add(*u));
+    }
+    act(&g, &mut s, Action::Done);
+    while s.phase
+        == (Phase::Assault {
+            stage: Stage::Withdraw,
+        })
+    {
+        act(&g, &mut s, Action::Done);
+    }
+    let side = g.to_act(&s).unwrap();
+    let ev = g.apply(&mut s, side, Action::Fire(5)).unwrap();
+    let dice = ev.iter().find_map(|e| match e {
+        Event::Roll { dice, .. } => Some(*dice),
+        _ => None,
+    });
+    assert_eq!(dice, Some(3), "3 strength + 2 for the Redoubt, capped at 3");
+}
+
+#[test]
+fn rule_faq_retreating_units_go_to_the_same_region_while_stacking_allows() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let regs: Vec<u8> = (0..2)
+        .map(|_| put(&g, &mut s, BRITISH, Kind::Regular, "pastures"))
+        .collect();
+    let m1 = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    let m2 = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    act(
+        &g,
+        &mut s,
+        Action::Assault {
+            from: r(&g, "pastures"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    for u in &regs {
+        act(&g, &mut s, Action::Add(*u));
+    }
+    act(&g, &mut s, Action::Done);
+    act(&g, &mut s, Action::Add(m1));
+    act(&g, &mut s, Action::Add(m2));
+    act(&g, &mut s, Action::Done);
+    let first = legal(&g, &s)[0];
+    act(&g, &mut s, first);
+    let Action::Dest(d) = first else { panic!() };
+    assert_eq!(
+        legal(&g, &s),
+        vec![Action::Dest(d)],
+        "the second follows the first"
+    );
+}
+
+#[test]
+fn rule_faq_british_units_do_not_move_between_landing_zones() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    put(&g, &mut s, BRITISH, Kind::Regular, "zone-2");
+    assert!(!legal(&g, &s).iter().any(|a| matches!(a, Action::Move(_))));
+}
+
+#[test]
+fn rule_4_1_printed_example_two_leaders_lift_two_of_three_zero_militia() {
+    let g = game();
+    let mut s = empty(&g);
+    let m: Vec<u8> = (0..3).map(|_| militia(&g, &mut s, "works-s", 0)).collect();
+    put(&g, &mut s, PATRIOT, Kind::Leader, "works-s");
+    put(&g, &mut s, PATRIOT, Kind::Leader, "works-s");
+    put(&g, &mut s, BRITISH, Kind::Regular, "breeds-slope-n");
+    act(
+        &g,
+        &mut s,
+        Action::Volley {
+            from: r(&g, "works-s"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    for u in &m {
+        act(&g, &mut s, Action::Add(*u));
+    }
+    let side = g.to_act(&s).unwrap();
+    let ev = g.apply(&mut s, side, Action::Done).unwrap();
+    let dice = ev.iter().find_map(|e| match e {
+        Event::Roll { dice, .. } => Some(*dice),
+        _ => None,
+    });
+    // Two of the three count as strength 1; the slope's volley modifier is 0.
+    assert_eq!(dice, Some(2));
+}
+
+#[test]
+fn rule_faq_staging_area_assaults_with_three_units_at_most() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let regs: Vec<u8> = (0..5)
+        .map(|_| put(&g, &mut s, BRITISH, Kind::Regular, "point-n"))
+        .collect();
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "stone-wall");
+    act(
+        &g,
+        &mut s,
+        Action::Assault {
+            from: r(&g, "point-n"),
+            to: r(&g, "stone-wall"),
+        },
+    );
+    for u in &regs[..3] {
+        act(&g, &mut s, Action::Add(*u));
+    }
+    assert!(
+        !legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::Add(u) if regs.contains(u)))
+    );
+}
+
+#[test]
+fn rule_faq_minutemen_do_not_rally_militia() {
+    let g = game();
+    let mut s = empty(&g);
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    let m = militia(&g, &mut s, "redoubt", 1);
+    s.units[m as usize].flags |= BROKEN;
+    assert!(
+        !legal(&g, &s).contains(&Action::Rally(r(&g, "redoubt"))),
+        "a leader is needed"
+    );
+}
+
+#[test]
+fn rule_12_4_the_scenario_ends_when_the_british_objective_is_met() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mode = Mode::SolitairePatriot;
+    s.solo.objective = 2;
+    put(&g, &mut s, BRITISH, Kind::Regular, "works-n");
+    put(&g, &mut s, BRITISH, Kind::Regular, "works-s");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "bunker-c");
+    act(&g, &mut s, Action::Pass);
+    let e = s.ended.expect("the game is over");
+    assert_eq!(e.why, 2);
+    assert_eq!(e.winner, BRITISH, "4 VP for the two works regions");
+}
+
+#[test]
+fn rule_faq_one_move_action_sends_units_of_a_region_to_different_regions() {
+    let g = game();
+    let mut s = empty(&g);
+    let a = put(&g, &mut s, PATRIOT, Kind::Minuteman, "bunker-c");
+    let b = put(&g, &mut s, PATRIOT, Kind::Minuteman, "bunker-c");
+    act(&g, &mut s, Action::Move(r(&g, "bunker-c")));
+    act(
+        &g,
+        &mut s,
+        Action::Go {
+            unit: a,
+            to: r(&g, "neck"),
+        },
+    );
+    act(
+        &g,
+        &mut s,
+        Action::Go {
+            unit: b,
+            to: r(&g, "town-1"),
+        },
+    );
+    act(&g, &mut s, Action::Done);
+    assert_eq!(s.units[a as usize].at, r(&g, "neck"));
+    assert_eq!(s.units[b as usize].at, r(&g, "town-1"));
+    assert_eq!(s.actions[0], 2, "one action");
+}
