@@ -1,9 +1,50 @@
 //! Knowledge for search bots: an estimate of who is winning, so playouts can stop early.
 
 use crate::SupplyLines;
-use crate::state::{SideId, State};
-use crate::victory;
+use crate::action::Action;
+use crate::data::Data;
+use crate::state::{Phase, SideId, State};
+use crate::{supply, victory};
 use muster_core::{Knowledge, Side};
+
+/// How much an area wants supplies, for the bots' supply moves: an army's Units need Food to
+/// march and attack and War to fight (§7.1-§7.3), so cubes are worth more where more Units
+/// stand; empty Cities, Forts, Nova Scotia and the Sea Box hold them at the base weight.
+fn want(s: &State, side: SideId, a: u8) -> i32 {
+    let x = s.area(a);
+    if x.side == Some(side) {
+        1 + 2 * x.units as i32
+    } else {
+        1
+    }
+}
+
+/// Would moving `n` cubes of one kind from `f` (holding `cf` of that kind) to `t` (holding
+/// `ct`) lower the bots' supply potential, the sum over areas of cubes squared over want? The
+/// potential falls strictly with every such move, so bots moving only "downhill" cannot move
+/// supplies in circles; the destination must also have room (§5.3), so no forced putting
+/// right follows.
+fn downhill(d: &Data, s: &State, side: SideId, f: u8, t: u8, food: bool, n: u8) -> bool {
+    let (xf, xt) = (s.area(f), s.area(t));
+    let (cf, ct) = if food {
+        (xf.food as i32, xt.food as i32)
+    } else {
+        (xf.war as i32, xt.war as i32)
+    };
+    let n_ = n as i32;
+    if n_ > cf || (food && t == d.sea) {
+        return false;
+    }
+    if t != d.sea && xt.cubes() as i32 + n_ > supply::limit(d, s, t) as i32 {
+        return false;
+    }
+    let (wf, wt) = (want(s, side, f), want(s, side, t));
+    ((cf - n_) * (cf - n_) - cf * cf) * wt + ((ct + n_) * (ct + n_) - ct * ct) * wf < 0
+}
+
+fn downhill_to(d: &Data, s: &State, side: SideId, f: u8, t: u8) -> bool {
+    downhill(d, s, side, f, t, true, 1) || downhill(d, s, side, f, t, false, 1)
+}
 
 impl Knowledge for SupplyLines {
     /// A logistic of the Patriot's way to victory (the Support Marker's progress toward the
@@ -26,6 +67,34 @@ impl Knowledge for SupplyLines {
     }
 
     fn playout_depth(&self) -> u32 {
-        120
+        40
+    }
+
+    /// Free supply moves (§5.3) are unlimited, so a search bot would shuffle cubes back and
+    /// forth for ever: bots only weigh moves that send supplies toward where Units stand (see
+    /// [`downhill`]) and never cancel a half-made move. Putting limits right (§5.5) is left
+    /// alone: every step of it counts.
+    fn prune(&self, s: &State, actions: &mut Vec<Action>) {
+        let d = self.data();
+        let (side, pick) = match s.phase {
+            Phase::Supply { side, pick }
+            | Phase::Impulse { side, pick, .. }
+            | Phase::After { side, pick } => (side, pick),
+            _ => return,
+        };
+        if supply::over(d, s, side) != 0 {
+            return;
+        }
+        actions.retain(|&a| match (a, pick.from, pick.to) {
+            (Action::Cancel, _, _) => false,
+            (Action::From(f), None, _) => {
+                let r = supply::reach(d, s, side, f);
+                supply::each(r).any(|t| t != f && downhill_to(d, s, side, f, t))
+            }
+            (Action::To(t), Some(f), None) => downhill_to(d, s, side, f, t),
+            (Action::Food(n), Some(f), Some(t)) => downhill(d, s, side, f, t, true, n),
+            (Action::War(n), Some(f), Some(t)) => downhill(d, s, side, f, t, false, n),
+            _ => true,
+        });
     }
 }

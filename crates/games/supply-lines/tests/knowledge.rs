@@ -1,0 +1,95 @@
+//! The bots' knowledge of Supply Lines: what search may skip (never what a player is offered).
+
+mod common;
+use common::*;
+use muster_core::{Dice, Game, Knowledge, Options};
+use muster_supply_lines::state::{Phase, SideId, State};
+use muster_supply_lines::{Action, SCENARIO, supply};
+
+/// The bots' supply potential (see `knowledge.rs`): per area, Food and War each squared, over
+/// how much the area wants supplies (one, plus two per Unit of the side's army there).
+fn potential(s: &State, side: SideId) -> f64 {
+    s.areas
+        .iter()
+        .map(|a| {
+            let want = if a.side == Some(side) {
+                1.0 + 2.0 * a.units as f64
+            } else {
+                1.0
+            };
+            let (f, w) = (a.food as f64, a.war as f64);
+            (f * f + w * w) / want
+        })
+        .sum()
+}
+
+fn supply_side(s: &State) -> Option<SideId> {
+    match s.phase {
+        Phase::Supply { side, .. } => Some(side),
+        _ => None,
+    }
+}
+
+/// §5.3 puts no cap on free supply moves, so a search bot offered every one would shuffle
+/// cubes for ever. What the bots weigh never contains `cancel`, is always a subset of the
+/// legal actions, and each completed free move lowers the potential, so a bot's supply window
+/// always closes.
+#[test]
+fn rule_5_3_bots_weigh_only_moves_toward_units_and_their_supply_windows_end() {
+    let g = game();
+    for seed in 0..40u64 {
+        let mut s = g.new_game(SCENARIO, &Options::new(), seed).unwrap();
+        let mut dice = Dice::from_seed(seed);
+        let mut steps = 0;
+        while let Some(side) = supply_side(&s) {
+            let mut legal = Vec::new();
+            g.legal_actions(&s, &mut legal);
+            let mut weighed = legal.clone();
+            g.prune(&s, &mut weighed);
+            assert!(
+                !weighed.contains(&Action::Cancel),
+                "seed {seed}: cancel weighed"
+            );
+            assert!(
+                weighed.iter().all(|a| legal.contains(a)),
+                "seed {seed}: not a subset"
+            );
+            if weighed.is_empty() {
+                weighed = legal.clone();
+            }
+            let a = weighed[dice.below(weighed.len() as u32) as usize];
+            let before = potential(&s, side);
+            let who = g.to_act(&s).unwrap();
+            g.apply(&mut s, who, a).unwrap();
+            if matches!(a, Action::Food(_) | Action::War(_)) {
+                assert!(
+                    potential(&s, side) < before,
+                    "seed {seed}: a weighed supply move did not lower the potential"
+                );
+            }
+            steps += 1;
+            assert!(steps < 2_000, "seed {seed}: the supply windows never close");
+        }
+    }
+}
+
+/// The same knowledge leaves the putting right of limits (§5.5) and every other decision alone.
+#[test]
+fn rule_5_5_bots_weigh_every_step_of_putting_limits_right() {
+    let g = game();
+    let mut s = blank(&g, SideId::PATRIOT);
+    let albany = at(&g, "albany");
+    put(&g, &mut s, "albany", SideId::PATRIOT, 2, 1, 8, 3);
+    put(&g, &mut s, "kinderhook", SideId::PATRIOT, 3, 0, 0, 0);
+    assert!(supply::over(g.data(), &s, SideId::PATRIOT) >> albany & 1 == 1);
+    s.phase = Phase::Supply {
+        side: SideId::PATRIOT,
+        pick: Default::default(),
+    };
+    let mut legal = Vec::new();
+    g.legal_actions(&s, &mut legal);
+    assert!(!legal.is_empty());
+    let mut weighed = legal.clone();
+    g.prune(&s, &mut weighed);
+    assert_eq!(weighed, legal);
+}
