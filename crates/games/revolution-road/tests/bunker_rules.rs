@@ -1087,3 +1087,190 @@ fn rule_7_1_each_assault_round_offers_the_retreats_again() {
     }
     panic!("no seed kept the assault going for a second round");
 }
+
+// ----- review additions -----
+
+#[test]
+fn rule_3_4_a_broken_militia_adds_no_strength_to_its_neck_courage_check() {
+    // 4.1: broken militia have no strength, so the die alone decides at the Neck.
+    let g = game();
+    let mut s = empty(&g);
+    s.fleet = 2;
+    let m = militia(&g, &mut s, "muster", 2);
+    s.units[m as usize].flags |= BROKEN;
+    // A healthy leader lets the broken unit move away from the rear (4.1).
+    put(&g, &mut s, PATRIOT, Kind::Leader, "muster");
+    act(&g, &mut s, Action::Move(MUSTER));
+    let ev = apply(
+        &g,
+        &mut s,
+        Action::Go {
+            unit: m,
+            to: r(&g, "neck"),
+        },
+    );
+    let (die, total) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Courage { die, total, .. } => Some((*die, *total)),
+            _ => None,
+        })
+        .expect("a courage check");
+    assert_eq!(total, die, "a broken militia adds nothing to the die");
+}
+
+#[test]
+fn rule_7_0_the_owner_places_each_hit_one_decision_at_a_time() {
+    // 7.0: the side that is hit chooses, hit by hit, among all its counters in the region,
+    // leaders and cannon included even when other units are there.
+    let g = game();
+    let mut s = empty(&g);
+    let redoubt = r(&g, "redoubt");
+    let mm = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    let gun = put(&g, &mut s, PATRIOT, Kind::Cannon, "redoubt");
+    let ldr = put(&g, &mut s, PATRIOT, Kind::Leader, "redoubt");
+    s.mover = BRITISH;
+    s.tasks.push(Task::Hits {
+        side: PATRIOT,
+        region: redoubt,
+        n: 2,
+        mode: HitMode::Any,
+    });
+    assert_eq!(g.to_act(&s), Some(PATRIOT), "the owner decides");
+    let l = legal(&g, &s);
+    for u in [mm, gun, ldr] {
+        assert!(l.contains(&Action::Hit(u)), "{u} may take the hit: {l:?}");
+    }
+    assert_eq!(l.len(), 3, "one counter per decision: {l:?}");
+    act(&g, &mut s, Action::Hit(ldr));
+    assert!(s.units[ldr as usize].broken(), "the leader is wounded");
+    assert_eq!(
+        g.to_act(&s),
+        Some(PATRIOT),
+        "the second hit is a second decision"
+    );
+    act(&g, &mut s, Action::Hit(ldr));
+    assert_eq!(
+        s.units[ldr as usize].at, REMOVED,
+        "a wounded leader hit again is killed"
+    );
+    assert!(!s.units[mm as usize].broken() && !s.units[gun as usize].broken());
+}
+
+#[test]
+fn rule_9_1_panicked_units_are_destroyed_when_assaulted() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let a = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    let m = militia(&g, &mut s, "breeds-slope-n", 1);
+    s.units[m as usize].flags |= BROKEN | PANIC;
+    act(
+        &g,
+        &mut s,
+        Action::Assault {
+            from: r(&g, "pastures"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    act(&g, &mut s, Action::Add(a));
+    act(&g, &mut s, Action::Done);
+    assert_eq!(
+        s.units[m as usize].at, REMOVED,
+        "a panicked defender is destroyed"
+    );
+}
+
+#[test]
+fn rule_9_1_panicked_units_cannot_be_activated() {
+    let g = game();
+    let mut s = empty(&g);
+    let b = put(&g, &mut s, PATRIOT, Kind::Minuteman, "works-s");
+    s.units[b as usize].flags |= BROKEN;
+    let ws = r(&g, "works-s");
+    assert!(
+        legal(&g, &s).contains(&Action::Move(ws)),
+        "a broken unit may still move toward the rear (4.1)"
+    );
+    s.units[b as usize].flags |= PANIC;
+    assert!(
+        !legal(&g, &s).contains(&Action::Move(ws)),
+        "a panicked one may not be activated"
+    );
+}
+
+#[test]
+fn rule_9_1_panicked_survivors_of_ranged_fire_run_three_more_regions() {
+    let g = game();
+    let mut ran = 0;
+    for seed in 0..12u64 {
+        let mut s = empty(&g);
+        s.dice = muster_core::Dice::from_seed(seed);
+        s.mover = BRITISH;
+        let a1 = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+        let a2 = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+        let m = militia(&g, &mut s, "breeds-slope-n", 1);
+        s.units[m as usize].flags |= BROKEN | PANIC;
+        let mm: Vec<u8> = (0..2)
+            .map(|_| put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n"))
+            .collect();
+        let (from, to) = (r(&g, "pastures"), r(&g, "breeds-slope-n"));
+        act(&g, &mut s, Action::Volley { from, to });
+        act(&g, &mut s, Action::Add(a1));
+        act(&g, &mut s, Action::Add(a2));
+        act(&g, &mut s, Action::Done);
+        // The Patriot keeps the panicked unit alive by taking every hit on the Minutemen.
+        while let Some(Task::Hits { .. }) = s.tasks.first() {
+            let l = legal(&g, &s);
+            let pick = mm
+                .iter()
+                .map(|u| Action::Hit(*u))
+                .find(|a| l.contains(a))
+                .unwrap_or(l[0]);
+            act(&g, &mut s, pick);
+        }
+        assert_ne!(s.units[m as usize].at, REMOVED);
+        // It runs: the Patriot picks each destination until it has gone three regions.
+        while matches!(
+            s.tasks.first(),
+            Some(Task::Flee { .. } | Task::Scatter { .. })
+        ) {
+            let a = legal(&g, &s)[0];
+            act(&g, &mut s, a);
+        }
+        if s.units[m as usize].at != to {
+            ran += 1;
+            let d = g.dist(s.units[m as usize].at, to);
+            assert!(
+                s.units[m as usize].at == MUSTER || d >= 3,
+                "three regions away (or home), got {d}"
+            );
+        }
+    }
+    assert_eq!(ran, 12, "every surviving panicked unit runs");
+}
+
+#[test]
+fn rule_9_1_only_regions_where_militia_touches_british_units_check_for_panic() {
+    let g = game();
+    let mut s = empty(&g);
+    militia(&g, &mut s, "breeds-slope-n", 1);
+    militia(&g, &mut s, "bunker-c", 1);
+    put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    s.morale = [12, 24];
+    let mut ev = Vec::new();
+    g.begin_turn_2(&mut s, &mut ev);
+    assert_eq!(s.phase, Phase::Panic);
+    assert_eq!(
+        legal(&g, &s),
+        vec![Action::PanicAt(r(&g, "breeds-slope-n"))],
+        "bunker-c has no British neighbour"
+    );
+    // Above 12 there is no check at all.
+    let mut t = empty(&g);
+    militia(&g, &mut t, "breeds-slope-n", 1);
+    put(&g, &mut t, BRITISH, Kind::Regular, "pastures");
+    t.morale = [13, 24];
+    g.begin_turn_2(&mut t, &mut ev);
+    assert_ne!(t.phase, Phase::Panic);
+}

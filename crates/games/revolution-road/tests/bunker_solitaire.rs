@@ -501,3 +501,102 @@ fn rule_faq_one_move_action_sends_units_of_a_region_to_different_regions() {
     assert_eq!(s.units[b as usize].at, r(&g, "town-1"));
     assert_eq!(s.actions[0], 2, "one action");
 }
+
+#[test]
+fn rule_12_2_reinforcement_schedule_by_turn() {
+    let g = game();
+    let mut s = g.new_game("solitaire-british", &Options::new(), 3).unwrap();
+    // Breed's Hill: the Patriot set-up uses five militia, so all sixteen others arrive.
+    act(&g, &mut s, Action::Objective(3));
+    let count = |side: u8, kind: Kind, t: u8| {
+        s.units
+            .iter()
+            .filter(|u| {
+                u.side == side && u.kind == kind && u.arrive == t && u.at != UNUSED && u.at != SETUP
+            })
+            .count()
+    };
+    let militia: Vec<usize> = (1..=5).map(|t| count(PATRIOT, Kind::Militia, t)).collect();
+    assert_eq!(militia, vec![3, 3, 3, 3, 4], "12.2 B militia by turn");
+    assert_eq!(
+        count(PATRIOT, Kind::Leader, 1),
+        2,
+        "Stark and Nixon on turn 1"
+    );
+    assert_eq!(
+        count(PATRIOT, Kind::Leader, 5),
+        2,
+        "Reed and Woodbridge on turn 5"
+    );
+    assert_eq!(count(BRITISH, Kind::Regular, 3), 6);
+    assert_eq!(count(BRITISH, Kind::Marine, 3), 2);
+    assert_eq!(count(BRITISH, Kind::Leader, 3), 2, "Howe and Abercrombie");
+    assert_eq!(count(BRITISH, Kind::Regular, 5), 4);
+    assert_eq!(count(BRITISH, Kind::Marine, 5), 2);
+    assert_eq!(count(BRITISH, Kind::Leader, 5), 1, "Clinton");
+    for t in [2u8, 4, 6, 7] {
+        assert_eq!(
+            count(BRITISH, Kind::Regular, t) + count(BRITISH, Kind::Marine, t),
+            0,
+            "no British arrive on turn {t}"
+        );
+    }
+}
+
+#[test]
+fn rule_faq_leaders_do_not_count_toward_the_staging_number() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let sa = r(&g, "point-n");
+    for _ in 0..2 {
+        put(&g, &mut s, BRITISH, Kind::Regular, "point-n");
+    }
+    for _ in 0..3 {
+        put(&g, &mut s, BRITISH, Kind::Leader, "point-n");
+    }
+    assert!(
+        !legal(&g, &s).contains(&Action::Move(sa)),
+        "two Regulars and three leaders do not meet a staging number of 3"
+    );
+    put(&g, &mut s, BRITISH, Kind::Regular, "point-n");
+    assert!(legal(&g, &s).contains(&Action::Move(sa)));
+}
+
+#[test]
+fn rule_faq_cannon_of_one_region_fire_at_one_target() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    s.ammo_arrived = true;
+    let c1 = put(&g, &mut s, BRITISH, Kind::Cannon, "pastures");
+    let c2 = put(&g, &mut s, BRITISH, Kind::Cannon, "pastures");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "ridge-n");
+    let from = r(&g, "pastures");
+    act(&g, &mut s, Action::Cannonade);
+    let targets: Vec<u8> = legal(&g, &s)
+        .iter()
+        .filter_map(|a| match a {
+            Action::Gun { from: f, to } if *f == from => Some(*to),
+            _ => None,
+        })
+        .collect();
+    assert!(targets.len() >= 2, "two regions in sight: {targets:?}");
+    act(
+        &g,
+        &mut s,
+        Action::Gun {
+            from,
+            to: targets[0],
+        },
+    );
+    assert!(s.units[c1 as usize].has(FIRED) && s.units[c2 as usize].has(FIRED));
+    take_hits(&g, &mut s);
+    assert!(
+        !legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::Gun { from: f, .. } if *f == from)),
+        "both cannon of the region fired at the same target"
+    );
+}

@@ -190,7 +190,8 @@ impl Bunker {
             } else {
                 self.reveal(s, unit, ev);
                 let d = s.dice.d6();
-                let total = d + s.units[unit as usize].value;
+                // 3.4 adds the combat strength: none for a broken piece (4.1).
+                let total = d + self.strength(s, unit);
                 let passed = total > 3;
                 ev.push(Event::Courage {
                     unit,
