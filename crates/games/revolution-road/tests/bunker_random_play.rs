@@ -1,7 +1,8 @@
 //! Bunker Hill random play to the end over many seeds per scenario, with invariants checked
 //! after every decision (stacking 3.0, tracks 8.0/9.0, unit conservation, VP = sum of its
 //! causes), exhaustive legal/apply agreement on sampled positions, and determinism.
-//! `BUNKER_GAMES` sets the number of games per scenario (default 40; thousands in release).
+//! `BUNKER_GAMES` sets the number of games per scenario (default 2,000: the standard game
+//! 2,000 times plain and 1,000 times with every option, each solitaire scenario 1,000 times).
 
 use muster_core::{Dice, Game, Options};
 use muster_revolution_road::Bunker;
@@ -13,7 +14,7 @@ fn games() -> u64 {
     std::env::var("BUNKER_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(40)
+        .unwrap_or(2000)
 }
 
 fn check_invariants(g: &Bunker, s: &State, total: usize) {
