@@ -147,7 +147,8 @@ async fn wait_for(page: &Page, cond: &str, what: &str, secs: u64) -> R<()> {
 }
 
 /// Clicks the element that `expr` (a JavaScript expression) yields, with a real mouse click at
-/// its centre, after checking that nothing covers that point.
+/// its centre (or, when a neighbour covers the centre, another visible point of it), after
+/// checking that nothing covers that point.
 async fn click(page: &Page, expr: &str, what: &str) -> R<()> {
     let js = format!(
         r##"(() => {{
@@ -155,16 +156,25 @@ async fn click(page: &Page, expr: &str, what: &str) -> R<()> {
             if (!el) return null;
             el.scrollIntoView({{ block: "center", inline: "center" }});
             const r = el.getBoundingClientRect();
-            const x = r.left + r.width / 2, y = r.top + r.height / 2;
-            const hit = document.elementFromPoint(x, y);
-            return {{ x, y, ok: !!hit && (hit === el || el.contains(hit)), hit: hit ? hit.outerHTML.slice(0, 120) : null }};
+            // The centre first; if something covers it (a neighbouring counter), any other
+            // visible point of the target, as a player would click.
+            const points = [[0.5, 0.5]];
+            for (const fy of [0.3, 0.5, 0.7, 0.15, 0.85]) for (const fx of [0.3, 0.5, 0.7, 0.15, 0.85]) points.push([fx, fy]);
+            let first = null;
+            for (const [fx, fy] of points) {{
+                const x = r.left + r.width * fx, y = r.top + r.height * fy;
+                const hit = document.elementFromPoint(x, y);
+                if (!first) first = hit;
+                if (hit && (hit === el || el.contains(hit))) return {{ x, y, ok: true, hit: null }};
+            }}
+            return {{ x: 0, y: 0, ok: false, hit: first ? first.outerHTML.slice(0, 120) : null }};
         }})()"##
     );
     let at: Option<Value> = eval(page, &js).await?;
     let at = at.ok_or_else(|| format!("nothing to click: {what}"))?;
     if at["ok"] != json!(true) {
         return Err(format!(
-            "{what} is covered at its centre by {}",
+            "{what} is covered everywhere by {}",
             at["hit"].as_str().unwrap_or("nothing")
         ));
     }
