@@ -1,5 +1,5 @@
 //! The state budget (issue 4: at most 4 KB, no heap, so that bots clone it cheaply). Speed is
-//! measured by `muster bench --game bunker-hill` and `benches/bunker_random_play.rs`, not here.
+//! measured by `muster bench --game bunker-hill` and `benches/random_play.rs`, not here.
 
 use muster_revolution_road::bunker::State;
 

@@ -21,9 +21,7 @@ pub use state::State;
 
 use crate::common::{Deck, MilitiaPool};
 use data::Data;
-use muster_core::game::{
-    Game, GameInfo, IllegalAction, IllegalKind, LogEntry, OptionInfo, Options,
-};
+use muster_core::game::{Game, GameInfo, IllegalAction, LogEntry, OptionInfo, Options};
 use muster_core::{Dice, Outcome, Prompt, ScenarioInfo, Side, Viewer};
 use state::*;
 use std::path::Path;
@@ -333,21 +331,7 @@ impl Game for Bunker {
     }
 
     fn apply(&self, s: &mut State, side: Side, a: Action) -> Result<Vec<Event>, IllegalAction> {
-        let Some(to_act) = sequence::to_act(s) else {
-            return Err(IllegalAction::new(
-                IllegalKind::GameOver,
-                "the game is over",
-            ));
-        };
-        if side != to_act {
-            return Err(IllegalAction::new(
-                IllegalKind::NotYourTurn,
-                format!(
-                    "it is the {} player's decision",
-                    SIDE_NAMES[to_act as usize & 1]
-                ),
-            ));
-        }
+        crate::common::check_turn(sequence::to_act(s), side)?;
         let mut ev = Vec::new();
         self.apply_action(s, a, &mut ev)?;
         Ok(ev)
