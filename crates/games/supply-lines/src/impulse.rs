@@ -8,8 +8,8 @@
 use crate::action::{Action, Event};
 use crate::data::{Data, Kind};
 use crate::sequence::Actions;
-use crate::state::{Activation, Battle, Group, Order, Phase, SideId, State};
-use crate::supply::{each, food_cost};
+use crate::state::{Activation, Battle, Group, Order, Phase, Pick, SideId, State};
+use crate::supply::{self, each, food_cost};
 use crate::{battle, support};
 
 /// War a side must expend for one Battle Die against `target` (§8.2): one at a Point; at a
@@ -100,6 +100,7 @@ pub fn activate(d: &Data, s: &mut State, side: SideId, a: u8, order: Order, ev: 
         left: None,
         moved: false,
         group: Group::default(),
+        pick: Pick::default(),
     };
     match order {
         Order::DigIn => {
@@ -196,6 +197,11 @@ pub fn legal_step(d: &Data, s: &State, side: SideId, act: &Activation, out: &mut
                 return;
             };
             let Some(to) = g.to else {
+                if act.pick.from.is_some() {
+                    // §5.3 (rulings S16): a supply move under way between detachments.
+                    supply::legal_moves(d, s, side, act.pick, out);
+                    return;
+                }
                 if left > 0 {
                     for b in each(lines & !enemy) {
                         out.push(Action::To(b));
@@ -203,6 +209,9 @@ pub fn legal_step(d: &Data, s: &State, side: SideId, act: &Activation, out: &mut
                 }
                 if act.moved || left == 0 {
                     out.push(Action::EndMarch);
+                }
+                if between_detachments(act) {
+                    mid_march_moves(d, s, side, out);
                 }
                 return;
             };
@@ -293,6 +302,27 @@ pub fn legal_step(d: &Data, s: &State, side: SideId, act: &Activation, out: &mut
     }
 }
 
+/// §5.3 lets supplies move during an impulse as well as before and after it (rulings S16).
+/// Within an activation the one moment where that changes anything is a March between two
+/// detachments: the first may have opened a supply line, and what the origin holds is what
+/// the next one can pick up (§5.5). Elsewhere a move "during" would be the same as one made
+/// before the activation or after it.
+pub fn between_detachments(act: &Activation) -> bool {
+    act.order == Order::March
+        && act.moved
+        && act.left.is_some_and(|l| l > 0)
+        && act.group.to.is_none()
+}
+
+/// The first step of a supply move between detachments: any source the player could move
+/// from now. Discards wait for the end of the impulse, when the limits are checked (§5.3,
+/// §5.5): until then a later move may still put them right.
+fn mid_march_moves(d: &Data, s: &State, side: SideId, out: &mut Actions) {
+    let mut moves = Actions::new();
+    supply::legal_moves(d, s, side, Pick::default(), &mut moves);
+    out.extend(moves.into_iter().filter(|a| matches!(a, Action::From(_))));
+}
+
 /// Leaders going with a detachment: all of them when no Unit stays behind (a Leader is no
 /// army by himself), at least `min` otherwise.
 fn leader_choices(leaders: u8, all_units: bool, min: u8, out: &mut Actions) {
@@ -354,6 +384,12 @@ pub fn apply_step(
     a: Action,
     ev: &mut Vec<Event>,
 ) {
+    if act.pick.from.is_some() || (between_detachments(&act) && matches!(a, Action::From(_))) {
+        // §5.3 (rulings S16): a step of a supply move between detachments.
+        act.pick = supply::apply_move(s, side, act.pick, a, ev);
+        s.phase = Phase::Activate { side, act };
+        return;
+    }
     let g = &mut act.group;
     match a {
         Action::EndMarch => {

@@ -80,6 +80,11 @@ impl Knowledge for SupplyLines {
             Phase::Supply { side, pick }
             | Phase::Impulse { side, pick, .. }
             | Phase::After { side, pick } => (side, pick),
+            Phase::Activate { side, act }
+                if act.pick.from.is_some() || crate::impulse::between_detachments(&act) =>
+            {
+                (side, act.pick)
+            }
             _ => return,
         };
         if supply::over(d, s, side) != 0 {

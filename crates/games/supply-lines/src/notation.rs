@@ -97,10 +97,11 @@ fn name(d: &Data, a: u8) -> &str {
 
 /// A label for people.
 pub fn label(d: &Data, s: &State, a: Action) -> String {
-    let supply_pick = matches!(
-        s.phase,
-        Phase::Supply { .. } | Phase::Impulse { .. } | Phase::After { .. }
-    );
+    let supply_pick = match s.phase {
+        Phase::Supply { .. } | Phase::Impulse { .. } | Phase::After { .. } => true,
+        Phase::Activate { act, .. } => act.pick.from.is_some(),
+        _ => false,
+    };
     match a {
         Action::From(x) => format!(
             "Move supplies from {} ({} Food, {} War)",

@@ -333,9 +333,19 @@ pub fn prompt(d: &Data, s: &State) -> Prompt {
             "Request reinforcements (the next marker or the Triumvirate), or not.",
             "5.7",
         ),
+        Phase::Activate { act, .. } if act.pick.from.is_some() => p(
+            if act.pick.to.is_some() {
+                "Choose how many Food or War cubes to move."
+            } else {
+                "Choose where the supplies go."
+            },
+            "5.3",
+        ),
         Phase::Activate { act, .. } => {
             let g = act.group;
-            let text = if act.order.word() == "march" && act.left.is_none() {
+            let text = if impulse::between_detachments(&act) {
+                "Choose where the next detachment goes, move supplies, or end the march."
+            } else if act.order.word() == "march" && act.left.is_none() {
                 "Choose how many Units the Leader activates."
             } else if g.to.is_none() {
                 "Choose where the detachment goes (or end the march)."

@@ -148,7 +148,12 @@ pub fn validate(d: &Data, s: &State) -> Result<(), String> {
         Phase::Supply { pick, .. } | Phase::Impulse { pick, .. } | Phase::After { pick, .. } => {
             !pick.from.is_none_or(ok) || !pick.to.is_none_or(ok)
         }
-        Phase::Activate { act, .. } => !ok(act.origin) || !act.group.to.is_none_or(ok),
+        Phase::Activate { act, .. } => {
+            !ok(act.origin)
+                || !act.group.to.is_none_or(ok)
+                || !act.pick.from.is_none_or(ok)
+                || !act.pick.to.is_none_or(ok)
+        }
         Phase::Refuse { battle }
         | Phase::AttackerCommit { battle }
         | Phase::DefenderCommit { battle }
@@ -185,6 +190,14 @@ fn phase_fits(d: &Data, s: &State) -> Result<(), String> {
                 || g.to.is_some_and(|t| t == act.origin)
             {
                 return Err("the detachment asks for more than its area holds".into());
+            }
+            if !act.pick.is_empty() && !crate::impulse::between_detachments(&act) {
+                return Err(
+                    "a supply move inside an activation only between March detachments".into(),
+                );
+            }
+            if act.pick.to.is_some() && act.pick.from.is_none() {
+                return Err("a supply move has a destination but no source".into());
             }
         }
         Phase::Refuse { battle: b }

@@ -93,6 +93,12 @@ pub struct Pick {
     pub to: Option<u8>,
 }
 
+impl Pick {
+    pub fn is_empty(&self) -> bool {
+        self.from.is_none() && self.to.is_none()
+    }
+}
+
 /// What an army is activated for (§7.0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -170,6 +176,9 @@ pub struct Activation {
     pub moved: bool,
     #[serde(default)]
     pub group: Group,
+    /// §5.3 (rulings S16): a supply move being chosen between two detachments of a March.
+    #[serde(default, skip_serializing_if = "Pick::is_empty")]
+    pub pick: Pick,
 }
 
 /// A battle in progress (§8.0).

@@ -307,3 +307,90 @@ fn rule_7_0_putting_a_limit_right_does_not_stop_a_pass_but_a_free_move_does() {
     assert!(!is_legal(&g, &s, "pass"));
     assert!(is_legal(&g, &s, "march albany"));
 }
+
+/// Albany's leaderless army of three, Fort Edward's garrison holding War, Saratoga empty
+/// between them: no supply line joins Albany and Fort Edward until someone stands at Saratoga.
+fn albany_and_fort_edward() -> (muster_supply_lines::SupplyLines, muster_supply_lines::State) {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 3, 0, 1, 0);
+    put(&g, &mut s, "fort-edward", P, 1, 0, 0, 4);
+    (g, s)
+}
+
+#[test]
+fn rule_5_3_supplies_move_between_the_detachments_of_a_march() {
+    let (g, mut s) = albany_and_fort_edward();
+    // Before the impulse the War at Fort Edward cannot reach Albany (§5.3: no line).
+    assert!(!is_legal(&g, &s, "from fort-edward"), "{:?}", legal(&g, &s));
+    play(&g, &mut s, &["march albany"]);
+    // Before the first detachment a move would be no different from one made before the
+    // activation: none is offered (rulings S16).
+    assert!(!is_legal(&g, &s, "from fort-edward"), "{:?}", legal(&g, &s));
+    play(&g, &mut s, &["to saratoga", "units 1"]);
+    assert_eq!(
+        s.area(at(&g, "saratoga")).units,
+        1,
+        "the first detachment went"
+    );
+    // Saratoga joins Albany and Fort Edward into one line: supplies may move now, during the
+    // impulse (§5.3), and the next detachment may still go.
+    let l = legal(&g, &s);
+    assert!(l.contains(&"from fort-edward".to_string()), "{l:?}");
+    assert!(l.contains(&"to mohawk-valley".to_string()), "{l:?}");
+    assert!(l.contains(&"end-march".to_string()), "{l:?}");
+    play(&g, &mut s, &["from fort-edward", "to albany", "war 3"]);
+    assert_eq!(s.area(at(&g, "albany")).war, 3);
+    assert_eq!(s.area(at(&g, "fort-edward")).war, 1);
+    assert!(matches!(s.phase, Phase::Activate { .. }), "{:?}", s.phase);
+    // §5.5: leaving Albany the second detachment picks up what two Units carry.
+    play(&g, &mut s, &["to mohawk-valley", "units 2", "war 3"]);
+    let m = s.area(at(&g, "mohawk-valley"));
+    assert_eq!((m.units, m.war), (2, 3));
+    assert_eq!(s.area(at(&g, "albany")).units, 0);
+    // No Unit is left to march: the activation is over, the impulse's last supply moves follow.
+    assert!(matches!(s.phase, Phase::After { .. }), "{:?}", s.phase);
+}
+
+#[test]
+fn rule_5_3_a_supply_move_between_detachments_can_be_cancelled_and_names_its_steps() {
+    let (g, mut s) = albany_and_fort_edward();
+    play(&g, &mut s, &["march albany", "to saratoga", "units 1"]);
+    let before = s.clone();
+    play(&g, &mut s, &["from fort-edward"]);
+    // While the move is being chosen, "to" names where the supplies go, not a detachment.
+    let mut acts = Vec::new();
+    g.legal_actions(&s, &mut acts);
+    let to_albany = action(&g, &s, "to albany");
+    assert!(acts.contains(&to_albany));
+    assert!(
+        g.label(&s, to_albany).contains('…'),
+        "{}",
+        g.label(&s, to_albany)
+    );
+    assert!(!is_legal(&g, &s, "end-march"), "{:?}", legal(&g, &s));
+    play(&g, &mut s, &["cancel"]);
+    assert_eq!(s, before, "cancelling leaves the march where it was");
+}
+
+#[test]
+fn rule_5_3_limits_are_checked_when_the_player_has_finished_moving() {
+    let (g, mut s) = albany_and_fort_edward();
+    play(&g, &mut s, &["march albany", "to saratoga", "units 1"]);
+    // One Unit at Saratoga carries two cubes (§5.5); four may pass through it for a while.
+    play(&g, &mut s, &["from fort-edward", "to saratoga", "war 4"]);
+    assert_eq!(s.area(at(&g, "saratoga")).war, 4);
+    play(&g, &mut s, &["to mohawk-valley", "units 2"]);
+    // The activation is over: now the excess must go (§5.3, §5.5) before the impulse ends.
+    // Saratoga is the only over-full area, so the move out of it is already begun.
+    let Phase::After { pick, .. } = s.phase else {
+        panic!("{:?}", s.phase)
+    };
+    assert_eq!(pick.from, Some(at(&g, "saratoga")));
+    let l = legal(&g, &s);
+    assert!(!l.contains(&"done".to_string()), "{l:?}");
+    assert!(l.contains(&"to fort-edward".to_string()), "{l:?}");
+    play(&g, &mut s, &["to fort-edward", "war 2"]);
+    assert!(is_legal(&g, &s, "done"), "{:?}", legal(&g, &s));
+}

@@ -93,3 +93,33 @@ fn rule_5_5_bots_weigh_every_step_of_putting_limits_right() {
     g.prune(&s, &mut weighed);
     assert_eq!(weighed, legal);
 }
+
+/// Between two detachments of a March (rulings S16) the bots weigh supply moves by the same
+/// rule, and every choice of the march itself stays.
+#[test]
+fn rule_5_3_bots_weigh_supply_moves_between_detachments_and_keep_the_march() {
+    let g = game();
+    let mut s = blank(&g, SideId::PATRIOT);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 3, 0, 1, 0);
+    put(&g, &mut s, "fort-edward", P, 1, 0, 0, 4);
+    play(&g, &mut s, &["march albany", "to saratoga", "units 1"]);
+    let mut legal = Vec::new();
+    g.legal_actions(&s, &mut legal);
+    let mut weighed = legal.clone();
+    g.prune(&s, &mut weighed);
+    let names: Vec<String> = weighed.iter().map(|a| g.notation(&s, *a)).collect();
+    assert!(weighed.iter().all(|a| legal.contains(a)), "{names:?}");
+    for keep in ["to mohawk-valley", "to kinderhook", "end-march"] {
+        assert!(names.contains(&keep.to_string()), "{keep}: {names:?}");
+    }
+    // Fort Edward's War is wanted where the Units stand: the move toward them is weighed.
+    assert!(names.contains(&"from fort-edward".to_string()), "{names:?}");
+    play(&g, &mut s, &["from fort-edward"]);
+    let mut weighed = Vec::new();
+    g.legal_actions(&s, &mut weighed);
+    assert!(weighed.contains(&Action::Cancel));
+    g.prune(&s, &mut weighed);
+    assert!(!weighed.contains(&Action::Cancel));
+    assert!(!weighed.is_empty());
+}

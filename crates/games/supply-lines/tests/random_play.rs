@@ -352,6 +352,7 @@ fn hand_built_position_with_errors_is_refused_with_a_clear_message() {
             left: Some(50),
             moved: false,
             group: Default::default(),
+            pick: Default::default(),
         },
     };
     assert!(g.validate(&mut st).unwrap_err().contains("phase"));

@@ -359,7 +359,7 @@
     const arrows = [];
     const rings = [];
     const id = (i) => (i === undefined || i === null ? null : ids[i] || null);
-    const pick = ph.pick || {};
+    const pick = ph.pick || (ph.act && ph.act.pick) || {};
     if (id(pick.from)) {
       selected.add(id(pick.from));
       rings.push([id(pick.from), "#b27c00", "Supplies from here", true]);
