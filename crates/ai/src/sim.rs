@@ -29,6 +29,10 @@ pub struct SimConfig {
     pub seed: u64,
     pub threads: usize,
     pub seating: Seating,
+    /// Write each game's record (`game-SEED.json`, replayable) and full log (`game-SEED.log`)
+    /// here, to study how the games were won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub records: Option<std::path::PathBuf>,
 }
 
 /// One finished game.
@@ -151,6 +155,9 @@ pub fn play_one(
         .outcome()
         .ok_or_else(|| Error::new(ErrorKind::GameOver, "no outcome at the end"))?;
     let winner = o.winner.map(|w| m.info().side_name(w).to_string());
+    if let Some(dir) = &config.records {
+        write_game(dir, m.as_ref(), seed, &a_side_name, &o)?;
+    }
     Ok(GameResult {
         seed,
         a_won: winner.as_deref() == Some(a_side_name.as_str()),
@@ -160,6 +167,38 @@ pub fn play_one(
         decisions,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// Saves a finished game: its record, which `muster play --resume` and the engine protocol
+/// replay, and its log as text, one line per entry with its rule section.
+fn write_game(
+    dir: &std::path::Path,
+    m: &dyn muster_core::Match,
+    seed: u64,
+    a_side: &str,
+    o: &muster_core::Outcome,
+) -> Result<(), Error> {
+    let io = |e: std::io::Error, path: &std::path::Path| {
+        Error::new(ErrorKind::Io, format!("{}: {e}", path.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io(e, dir))?;
+    let json = serde_json::to_string_pretty(&m.record())
+        .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
+    let path = dir.join(format!("game-{seed}.json"));
+    std::fs::write(&path, json).map_err(|e| io(e, &path))?;
+    let mut text = format!(
+        "# {} {} seed {seed}: bot A played {a_side}; winner {}; VP {:?}\n",
+        m.info().id,
+        m.record().scenario,
+        o.winner
+            .map_or("none".to_string(), |w| m.info().side_name(w).to_string()),
+        o.vp
+    );
+    for e in m.log(None)? {
+        text.push_str(&format!("[{}] {}\n", e.section, e.text));
+    }
+    let path = dir.join(format!("game-{seed}.log"));
+    std::fs::write(&path, text).map_err(|e| io(e, &path))
 }
 
 /// Plays the study; `progress` is called with the number of finished games.

@@ -41,6 +41,7 @@ fn main() {
                         seed: 1000,
                         threads: 1,
                         seating: Seating::Fixed(side_index as u8),
+                        records: None,
                     };
                     let r = sim::run(&registry, &bots, &config, &|_| {}).expect("simulation runs");
                     let w = &r.bots[0].wins;

@@ -157,6 +157,9 @@ struct SimArgs {
     /// Write an SVG chart of the win rates here.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Save every game's record and log in this folder (game-SEED.json, game-SEED.log).
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -580,6 +583,7 @@ fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seating,
+        records: args.records.clone(),
     };
     let bar = indicatif::ProgressBar::new(args.games as u64);
     bar.set_style(

@@ -265,3 +265,51 @@ async fn the_server_refuses_a_solitaire_game_without_its_bot() {
     }
     let _ = std::fs::remove_file(&file);
 }
+
+/// `muster sim --records DIR` keeps each game: its record replays to the same end and the log
+/// file opens with the result the report gave; an unwritable folder is a clear error.
+#[test]
+fn sim_records_replay_to_the_reported_result() {
+    use muster_ai::sim::{self, Seating, SimConfig};
+    let registry = muster_cli::registry(None).unwrap();
+    let bots = muster_cli::bots();
+    let dir = std::env::temp_dir().join(format!("muster-sim-records-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = SimConfig {
+        game: "battles".into(),
+        scenario: "oriskany".into(),
+        options: Options::new(),
+        a: Level::Random,
+        b: Level::Easy,
+        games: 3,
+        seed: 40,
+        threads: 1,
+        seating: Seating::Alternate,
+        records: Some(dir.clone()),
+    };
+    let report = sim::run(&registry, &bots, &config, &|_| {}).unwrap();
+    for r in &report.results {
+        let json = std::fs::read_to_string(dir.join(format!("game-{}.json", r.seed))).unwrap();
+        let record: muster_core::Record = serde_json::from_str(&json).unwrap();
+        let m = registry.replay(&record).unwrap();
+        let o = m.outcome().expect("the replayed game is over");
+        assert_eq!(o.vp, r.vp, "seed {}", r.seed);
+        let winner = o.winner.map(|w| m.info().side_name(w).to_string());
+        assert_eq!(winner, r.winner, "seed {}", r.seed);
+        let log = std::fs::read_to_string(dir.join(format!("game-{}.log", r.seed))).unwrap();
+        let first = log.lines().next().unwrap();
+        assert!(first.contains(&format!("seed {}", r.seed)), "{first}");
+        assert!(first.contains(&format!("VP {:?}", r.vp)), "{first}");
+        assert!(log.lines().count() > 10, "the log has the game in it");
+    }
+    // A file where the folder should be: the study stops with the path in the message.
+    let blocked = dir.join("game-40.json");
+    let config = SimConfig {
+        records: Some(blocked.clone()),
+        games: 1,
+        ..config
+    };
+    let err = sim::run(&registry, &bots, &config, &|_| {}).unwrap_err();
+    assert!(err.message.contains("game-40.json"), "{}", err.message);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -29,6 +29,8 @@ pub enum ErrorKind {
     CannotUndo,
     /// A data file failed to load.
     BadData,
+    /// A file could not be written or read (a path and the system's reason are in the message).
+    Io,
 }
 
 /// An error with its kind and a message for people.

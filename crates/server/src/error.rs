@@ -56,6 +56,7 @@ impl From<Error> for ApiError {
             ErrorKind::BadRecord => (StatusCode::INTERNAL_SERVER_ERROR, "bad_record"),
             ErrorKind::CannotUndo => (StatusCode::UNPROCESSABLE_ENTITY, "cannot_undo"),
             ErrorKind::BadData => (StatusCode::INTERNAL_SERVER_ERROR, "bad_data"),
+            ErrorKind::Io => (StatusCode::INTERNAL_SERVER_ERROR, "io"),
         };
         ApiError::new(status, kind, e.message)
     }
