@@ -386,3 +386,41 @@ fn every_legal_action_that_names_a_place_or_piece_has_a_target_on_the_map() {
         );
     }
 }
+
+/// The units a step is about (a moving group, units picked for an escort, advance or ambush,
+/// the units that take hits first) reach the board as a list of indices, every one of them,
+/// Percy's column (indices above 52) included: as a 64-bit set a browser would read them
+/// rounded.
+#[test]
+fn the_board_receives_the_focus_units_of_a_step_as_an_exact_list() {
+    let mut with_focus = 0;
+    let mut high = 0;
+    positions(30, 1, |g, s, _, _| {
+        let set = match s.phase {
+            Phase::Move { group, .. }
+            | Phase::ForcedBreak { group, .. }
+            | Phase::Assemble { group, .. } => group,
+            Phase::Escort { picked, .. }
+            | Phase::Advance { picked, .. }
+            | Phase::Ambush { picked, .. } => picked,
+            Phase::Hits { first, .. } => first,
+            _ => 0,
+        };
+        let want: Vec<u64> = (0..64).filter(|i| set >> i & 1 == 1).collect();
+        let v = serde_json::to_value(g.view(s, Viewer::Side(PATRIOT))).unwrap();
+        let got: Vec<u64> = v["phase_units"]
+            .as_array()
+            .expect("phase_units is a list")
+            .iter()
+            .map(|x| x.as_u64().expect("an index"))
+            .collect();
+        assert_eq!(got, want, "phase {:?}", s.phase);
+        with_focus += !want.is_empty() as usize;
+        high += want.iter().any(|&i| i >= 53) as usize;
+    });
+    assert!(
+        with_focus > 100,
+        "only {with_focus} positions had focus units"
+    );
+    assert!(high > 0, "no position put Percy's units in focus");
+}

@@ -117,21 +117,6 @@
     return ptsAttr(pts);
   }
 
-  // A u64 set of unit indices from the view. Above 2^53 a JavaScript number loses its low
-  // bits, so only the bits it still holds exactly are trusted.
-  function bitsOf(n) {
-    const out = new Set();
-    if (typeof n !== "number" || !(n > 0)) return out;
-    let floor = 0;
-    if (n >= 2 ** 53) floor = Math.floor(Math.log2(n)) - 52;
-    let big = BigInt(Math.round(n));
-    for (let i = 0; i < 64 && big > 0n; i++) {
-      if (big & 1n && i >= floor) out.add(i);
-      big >>= 1n;
-    }
-    return out;
-  }
-
   function defs() {
     return svg(
       "defs",
@@ -399,7 +384,8 @@
     };
     one(phase.unit);
     one(phase.rider);
-    for (const k of ["group", "picked", "first"]) for (const i of bitsOf(phase[k])) one(i);
+    // The phase's unit sets come as a list (a 64-bit set loses precision in JavaScript).
+    for (const i of view.phase_units || []) one(i);
     const focusRegions = new Set();
     for (const k of ["region", "at", "to"]) if (typeof phase[k] === "number" && regions[phase[k]]) focusRegions.add(phase[k]);
     let riderAt = null;

@@ -481,6 +481,10 @@ pub mod view {
         pub reserves: [u8; 2],
         pub to_act: Option<&'static str>,
         pub phase: Phase,
+        /// The units the current step is about (its group, picked or first-hit set), as a
+        /// list: the phase holds them as a 64-bit set, which a browser cannot read exactly
+        /// once the roster passes 53 units (Percy's column).
+        pub phase_units: Vec<u8>,
         pub units: Vec<UnitView>,
         pub pool: [u8; 3],
         pub gather: Vec<(String, u8)>,
@@ -493,6 +497,23 @@ pub mod view {
         /// Victory points in half points, by side.
         pub vp_halves: [i16; 2],
         pub ended: Option<Ended>,
+    }
+
+    /// The members of the phase's `group`, `picked` and `first` unit sets.
+    fn phase_units(phase: &Phase) -> Vec<u8> {
+        let Ok(serde_json::Value::Object(outer)) = serde_json::to_value(phase) else {
+            return vec![];
+        };
+        let mut set: u64 = 0;
+        for inner in outer.values() {
+            for k in ["group", "picked", "first"] {
+                set |= inner
+                    .get(k)
+                    .and_then(serde_json::Value::as_u64)
+                    .unwrap_or(0);
+            }
+        }
+        (0..64u8).filter(|i| set >> i & 1 == 1).collect()
     }
 
     impl View {
@@ -515,6 +536,7 @@ pub mod view {
                 reserves: s.reserves,
                 to_act: super::sequence::to_act(s).map(|x| SIDE_IDS[x as usize & 1]),
                 phase: s.phase,
+                phase_units: phase_units(&s.phase),
                 units: s
                     .units
                     .iter()
