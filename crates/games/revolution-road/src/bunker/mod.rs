@@ -8,6 +8,7 @@
 pub mod action;
 mod combat;
 pub mod data;
+mod knowledge;
 mod movement;
 pub mod notation;
 pub mod sequence;
@@ -718,17 +719,5 @@ mod validate {
             }
         }
         Ok(())
-    }
-}
-
-/// A simple evaluation for search bots: the Victory Point balance.
-impl muster_core::Knowledge for Bunker {
-    fn evaluate(&self, s: &State, side: Side) -> Option<f32> {
-        let vp = self.vp_halves(s);
-        let d = (vp[side as usize & 1] - vp[1 - (side as usize & 1)]) as f32;
-        Some(1.0 / (1.0 + (-d / 4.0).exp()))
-    }
-    fn playout_depth(&self) -> u32 {
-        200
     }
 }

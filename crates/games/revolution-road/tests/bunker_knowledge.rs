@@ -1,0 +1,71 @@
+//! The bots' knowledge of Bunker Hill (`bunker/knowledge.rs`): the estimate the search bots
+//! stop their playouts with. It only guides bots; a player is offered every legal action.
+
+mod bunker_support;
+use bunker_support::*;
+use muster_core::{Dice, Game, Knowledge, Options};
+use muster_revolution_road::bunker::state::*;
+
+/// Over positions of random games the two sides' estimates are complementary and within
+/// (0, 1): the bots on either side read the same position the same way.
+#[test]
+fn knowledge_estimates_of_the_two_sides_add_up_to_one() {
+    let g = game();
+    let mut checked = 0;
+    for seed in 0..20u64 {
+        let mut s = g.new_game("standard", &Options::new(), seed).unwrap();
+        let mut pick = Dice::from_seed(seed ^ 0x5eed);
+        let mut n = 0;
+        while let Some(side) = g.to_act(&s) {
+            if n % 7 == 0 {
+                let p = g.evaluate(&s, PATRIOT).unwrap();
+                let b = g.evaluate(&s, BRITISH).unwrap();
+                assert!(p > 0.0 && p < 1.0, "seed {seed}: {p}");
+                assert!((p + b - 1.0).abs() < 1e-5, "seed {seed}: {p} + {b}");
+                checked += 1;
+            }
+            let mut legal = Vec::new();
+            g.legal_actions(&s, &mut legal);
+            let a = legal[pick.below(legal.len() as u32) as usize];
+            g.apply(&mut s, side, a).unwrap();
+            n += 1;
+        }
+    }
+    assert!(checked > 200);
+}
+
+/// 10.0: holding a whole hill is worth its Victory Points, and each hilltop region held counts
+/// a little toward it; an enemy unit in a hilltop region takes the hold away.
+#[test]
+fn rule_10_0_knowledge_values_hills_held() {
+    let g = game();
+    let mut s = empty(&g);
+    put(&g, &mut s, BRITISH, Kind::Regular, "point-n");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-e");
+    let base = g.judged_lead(&s, PATRIOT);
+    let mut one = s.clone();
+    put(&g, &mut one, PATRIOT, Kind::Minuteman, "redoubt");
+    let one_lead = g.judged_lead(&one, PATRIOT);
+    assert!(one_lead > base, "a hilltop region: {one_lead} vs {base}");
+    let mut both = one.clone();
+    put(&g, &mut both, PATRIOT, Kind::Minuteman, "breeds-s");
+    let both_lead = g.judged_lead(&both, PATRIOT);
+    // The whole of Breed's Hill adds its VP (4 half points on the reconstructed aid, R11).
+    assert!(both_lead >= one_lead + 4.0, "{both_lead} vs {one_lead}");
+    assert!(g.evaluate(&both, PATRIOT).unwrap() > g.evaluate(&one, PATRIOT).unwrap());
+    let mut contested = both.clone();
+    put(&g, &mut contested, BRITISH, Kind::Regular, "breeds-s");
+    assert!(g.judged_lead(&contested, PATRIOT) < both_lead);
+}
+
+/// 9.0: with the score level, the side whose morale stands higher is judged ahead.
+#[test]
+fn rule_9_0_knowledge_prefers_higher_morale() {
+    let g = game();
+    let mut s = empty(&g);
+    put(&g, &mut s, BRITISH, Kind::Regular, "point-n");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-e");
+    let level = g.judged_lead(&s, BRITISH);
+    s.morale[PATRIOT as usize] = s.morale[PATRIOT as usize].saturating_sub(6);
+    assert!(g.judged_lead(&s, BRITISH) > level);
+}
