@@ -346,7 +346,11 @@ impl Bunker {
     pub fn legal_volleys(&self, s: &State, b: &Board, side: u8, out: &mut Actions) {
         let mut from_mask = 0u64;
         for (i, x) in s.units.iter().enumerate() {
-            if x.at < MUSTER && !self.is_zone(x.at) && self.can_volley(s, i as u8, side) {
+            // The cheap tests first (`can_volley` needs both).
+            if x.side != side || x.at >= MUSTER {
+                continue;
+            }
+            if !self.is_zone(x.at) && self.can_volley(s, i as u8, side) {
                 from_mask |= 1 << x.at;
             }
         }
@@ -369,7 +373,9 @@ impl Bunker {
         }
     }
 
-    pub fn legal_volley_pick(&self, s: &State, from: u8, _to: u8, out: &mut Actions) {
+    /// The counters that may still join the current Volley Fire (in roster order, up to
+    /// the staging-area cap), as a set.
+    fn volley_pick_options(&self, s: &State, from: u8) -> Units {
         let side = s.mover;
         let n = s.sel.count_ones() as u8;
         let floor = if s.sel == 0 {
@@ -377,18 +383,41 @@ impl Bunker {
         } else {
             128 - s.sel.leading_zeros() as u8
         };
+        let mut ok: Units = 0;
         if n < self.fire_cap(s, from) {
             for u in bits(self.here(s, from)) {
                 if u >= floor && self.can_volley(s, u, side) {
-                    out.push(Action::Add(u));
+                    ok |= 1 << u;
                 }
             }
         }
+        ok
+    }
+
+    /// 11.2: may the Patriot buy an extra Volley die now?
+    fn volley_boost_ok(&self, s: &State) -> bool {
+        s.sel != 0 && s.options.more_ammo && s.mover == PATRIOT && s.count == 0 && s.ammo >= 2
+    }
+
+    pub fn legal_volley_pick(&self, s: &State, from: u8, _to: u8, out: &mut Actions) {
+        for u in bits(self.volley_pick_options(s, from)) {
+            out.push(Action::Add(u));
+        }
         if s.sel != 0 {
-            if s.options.more_ammo && side == PATRIOT && s.count == 0 && s.ammo >= 2 {
+            if self.volley_boost_ok(s) {
                 out.push(Action::Boost);
             }
             out.push(Action::Done);
+        }
+    }
+
+    /// Is `a` among `legal_volley_pick`?
+    pub fn volley_pick_is_legal(&self, s: &State, from: u8, a: Action) -> bool {
+        match a {
+            Action::Add(u) => u < 128 && self.volley_pick_options(s, from) >> u & 1 == 1,
+            Action::Boost => self.volley_boost_ok(s),
+            Action::Done => s.sel != 0,
+            _ => false,
         }
     }
 
@@ -466,6 +495,9 @@ impl Bunker {
     pub fn legal_guns(&self, s: &State, b: &Board, side: u8, out: &mut Actions) {
         let mut from_mask = 0u64;
         for (i, x) in s.units.iter().enumerate() {
+            if x.side != side || x.at >= MUSTER {
+                continue;
+            }
             if self.can_cannonade(s, i as u8, side) {
                 from_mask |= 1 << x.at;
             }
@@ -508,8 +540,22 @@ impl Bunker {
 
     // ----- 6.4 Bombard -----
 
-    pub fn legal_bombard_pick(&self, s: &State, b: &Board, which: u8, out: &mut Actions) {
-        let _ = b;
+    /// Regions holding at least two healthy Patriot counters (a Bombard needs two, 6.4).
+    pub fn patriot_pairs(&self, s: &State) -> u64 {
+        let (mut once, mut twice) = (0u64, 0u64);
+        for x in s.units.iter() {
+            if x.side == PATRIOT && x.on_map() && !x.broken() {
+                let bit = 1u64 << x.at;
+                twice |= once & bit;
+                once |= bit;
+            }
+        }
+        twice
+    }
+
+    /// 6.4: the regions the bombarding unit `which` (0 the fleet, 1 Copp's Hill) may fire on
+    /// and those it may set ablaze with Hot Shot; `pairs` from `patriot_pairs`.
+    pub fn bombard_targets(&self, s: &State, which: u8, pairs: u64) -> (u64, u64) {
         let area = if which == 0 {
             self.data.map.fleet[s.fleet as usize % 3].targets
         } else if s
@@ -521,17 +567,22 @@ impl Bunker {
         } else {
             0
         };
-        let mut healthy = [0u8; 64];
-        for x in s.units.iter() {
-            if x.side == PATRIOT && x.on_map() && !x.broken() {
-                healthy[x.at as usize] += 1;
-            }
-        }
-        for r in bits64(area) {
-            if healthy[r as usize] >= 2 {
+        let hot = if s.hot_shot {
+            0
+        } else {
+            area & self.data.map.town & !s.ablaze & ((1u64 << MUSTER) - 1)
+        };
+        (area & pairs, hot)
+    }
+
+    pub fn legal_bombard_pick(&self, s: &State, b: &Board, which: u8, out: &mut Actions) {
+        let _ = b;
+        let (shell, hot) = self.bombard_targets(s, which, self.patriot_pairs(s));
+        for r in bits64(shell | hot) {
+            if shell >> r & 1 == 1 {
                 out.push(Action::Shell(r));
             }
-            if self.is_town(r) && s.ablaze >> r & 1 == 0 && !s.hot_shot {
+            if hot >> r & 1 == 1 {
                 out.push(Action::HotShot(r));
             }
         }
@@ -580,7 +631,10 @@ impl Bunker {
         let _ = b;
         let mut targets = 0u64;
         for (i, x) in s.units.iter().enumerate() {
-            if x.on_map() && self.hit_eligible(s, i as u8, BRITISH, HitMode::Snipe) {
+            if x.side != BRITISH || x.at >= MUSTER {
+                continue;
+            }
+            if self.hit_eligible(s, i as u8, BRITISH, HitMode::Snipe) {
                 targets |= 1 << x.at;
             }
         }
@@ -634,13 +688,21 @@ impl Bunker {
             return;
         }
         let mut regions = 0u64;
+        // Where `free_leader` finds a leader: one of the side that has not rallied yet.
+        let mut leaders = 0u64;
         for (i, x) in s.units.iter().enumerate() {
-            if x.at <= MUSTER && !self.is_zone(x.at) && self.rallyable(s, i as u8, side) {
+            if x.side != side || x.at > MUSTER {
+                continue;
+            }
+            if !self.is_zone(x.at) && self.rallyable(s, i as u8, side) {
                 regions |= 1 << x.at;
+            }
+            if x.kind == Kind::Leader && !x.has(RALLIED) {
+                leaders |= 1 << x.at;
             }
         }
         for r in bits64(regions) {
-            if self.solo_rally(s) || self.free_leader(s, r, side).is_some() {
+            if self.solo_rally(s) || leaders >> r & 1 == 1 {
                 out.push(Action::Rally(r));
             }
         }
@@ -746,17 +808,23 @@ impl Bunker {
             return;
         }
         let mut eligible = [0u8; 64];
+        let mut froms = 0u64;
         for (i, x) in s.units.iter().enumerate() {
+            if x.side != side || x.at >= MUSTER {
+                continue;
+            }
             if x.kind.military() && !self.is_zone(x.at) && self.can_assault(s, i as u8, side) {
                 eligible[x.at as usize] += 1;
+                froms |= 1 << x.at;
             }
         }
         let enemy = b.any[1 - side as usize] & self.data.map.land;
-        for from in 0..self.data.map.n() as u8 {
+        let regions = self.data.map.n();
+        if regions < 64 {
+            froms &= (1u64 << regions) - 1;
+        }
+        for from in bits64(froms) {
             let n = eligible[from as usize].min(3);
-            if n == 0 {
-                continue;
-            }
             for to in bits64(self.data.map.regions[from as usize].adj & enemy) {
                 if self.numbers_waived(s, side) || n >= b.h[1 - side as usize][to as usize] {
                     out.push(Action::Assault { from, to });

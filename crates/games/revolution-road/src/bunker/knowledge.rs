@@ -34,7 +34,7 @@ impl Bunker {
 
 impl Knowledge for Bunker {
     fn evaluate(&self, s: &State, side: Side) -> Option<f32> {
-        let lead = self.judged_lead(s, side as u8);
+        let lead = self.judged_lead(s, side);
         Some(1.0 / (1.0 + (-SCALE * lead).exp()))
     }
 

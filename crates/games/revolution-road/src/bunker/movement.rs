@@ -149,12 +149,21 @@ impl Bunker {
         }
     }
 
-    pub fn legal_go(&self, s: &State, b: &Board, from: u8, out: &mut Actions) {
+    /// May counter `u` (in `from`) move on in the current Land Move?
+    fn go_unit_ok(&self, s: &State, b: &Board, from: u8, u: u8) -> bool {
         let side = s.mover;
+        // 3.5: at most three units leave a staging area in one move.
         let staging_cap = side == BRITISH && self.is_staging(from) && s.count >= 3;
+        let x = s.units[u as usize];
+        x.at == from
+            && x.side == side
+            && self.can_move(s, b, u)
+            && !(staging_cap && x.kind.military())
+    }
+
+    pub fn legal_go(&self, s: &State, b: &Board, from: u8, out: &mut Actions) {
         for u in bits(self.here(s, from)) {
-            let x = s.units[u as usize];
-            if x.side != side || !self.can_move(s, b, u) || (staging_cap && x.kind.military()) {
+            if !self.go_unit_ok(s, b, from, u) {
                 continue;
             }
             for r in bits64(self.reach(s, b, u)) {
@@ -163,6 +172,21 @@ impl Bunker {
         }
         if s.sel != 0 {
             out.push(Action::Done);
+        }
+    }
+
+    /// Is `a` among `legal_go`? Only the named counter's reach is computed.
+    pub fn go_is_legal(&self, s: &State, from: u8, a: Action) -> bool {
+        match a {
+            Action::Go { unit, to } => {
+                if unit as usize >= s.units.len() || to >= 64 || s.units[unit as usize].at != from {
+                    return false;
+                }
+                let b = Board::of(s);
+                self.go_unit_ok(s, &b, from, unit) && self.reach(s, &b, unit) >> to & 1 == 1
+            }
+            Action::Done => s.sel != 0,
+            _ => false,
         }
     }
 
@@ -209,99 +233,195 @@ impl Bunker {
 
     // ----- 6.8 Reorganize the Line -----
 
-    fn reorg_counts(&self, s: &State, a: u8, b: u8) -> [[u8; 2]; 2] {
-        // [region][0: all own military, 1: own military still free to shift]
-        let side = s.mover;
-        let mut c = [[0u8; 2]; 2];
-        for (i, x) in s.units.iter().enumerate() {
-            if x.side != side || !x.kind.military() {
-                continue;
-            }
-            let k = if x.at == a {
-                0
-            } else if x.at == b {
-                1
-            } else {
-                continue;
-            };
-            c[k][0] += 1;
-            if s.sel >> i & 1 == 0 && !x.has(MOVED | PANIC) {
-                c[k][1] += 1;
-            }
-        }
-        c
-    }
-
     fn reorg_feasible(&self, s: &State, a: u8, b: u8, c: [[u8; 2]; 2]) -> bool {
         let side = s.mover;
         reorg_range(c, self.cap(side, a), self.cap(side, b), true)
     }
 
-    pub fn legal_reorgs(&self, s: &State, b: &Board, side: u8, out: &mut Actions) {
-        let blocked = b.any[1 - side as usize] | s.ablaze | self.data.map.zones;
-        // Per region: own military, own military free to shift, free leaders.
-        let mut free = [0u8; 64];
-        let mut free_leaders = 0u64;
-        let mut movable = 0u64;
+    /// What the Reorganize the Line actions of a side depend on, region by region, in one
+    /// pass over the counters (the same counts as `Board`, for this side only).
+    fn reorg_masks(&self, s: &State, side: u8) -> ReorgMasks {
+        let mut m = ReorgMasks {
+            land: 0,
+            movable: 0,
+            free_mil: 0,
+            leaders: 0,
+            room: !0,
+            settled: !0,
+            n: [0; 64],
+            free: [0; 64],
+        };
+        let mut enemy = 0u64;
+        let mut mil = 0u64;
         for x in s.units.iter() {
-            if x.side == side && x.on_map() && !x.has(MOVED | PANIC) && x.kind != Kind::Battery {
-                movable |= 1 << x.at;
+            if x.at > MUSTER {
+                continue;
+            }
+            if x.side != side {
+                enemy |= 1 << x.at;
+                continue;
+            }
+            if x.kind.military() {
+                mil |= 1 << x.at;
+                m.n[x.at as usize] += 1;
+            }
+            if x.at < MUSTER && !x.has(MOVED | PANIC) && x.kind != Kind::Battery {
+                m.movable |= 1 << x.at;
                 if x.kind.military() {
-                    free[x.at as usize] += 1;
+                    m.free[x.at as usize] += 1;
+                    m.free_mil |= 1 << x.at;
                 } else {
-                    free_leaders |= 1 << x.at;
+                    m.leaders |= 1 << x.at;
                 }
             }
         }
-        let n = &b.n[side as usize];
-        let land = self.data.map.land & !blocked;
-        for a in bits64(land & movable) {
-            for bb in bits64(self.data.map.regions[a as usize].adj & land) {
-                if movable >> bb & 1 == 1 && bb < a {
-                    continue;
-                }
-                let (a, bb) = if a < bb { (a, bb) } else { (bb, a) };
-                let c = [
-                    [n[a as usize], free[a as usize]],
-                    [n[bb as usize], free[bb as usize]],
-                ];
-                let leaders = (free_leaders >> a | free_leaders >> bb) & 1 == 1;
-                let ok = reorg_range(c, self.cap(side, a), self.cap(side, bb), false);
-                let (ca, cb) = (self.cap(side, a) as i16, self.cap(side, bb) as i16);
-                let settled = c[0][0] as i16 <= ca && c[1][0] as i16 <= cb;
-                if ok || (leaders && settled) {
-                    out.push(Action::Reorg { a, b: bb });
-                }
+        let blocked = enemy | s.ablaze | self.data.map.zones;
+        m.land = self.data.map.land & !blocked;
+        // Regions with no military unit of the side have room and are within their cap.
+        for r in bits64(mil) {
+            let cap = self.cap(side, r);
+            if m.n[r as usize] >= cap {
+                m.room &= !(1 << r);
+            }
+            if m.n[r as usize] > cap {
+                m.settled &= !(1 << r);
+            }
+        }
+        m
+    }
+
+    /// 6.8: may the side reorganize the regions `a` < `b` (adjacent, both open)? Some
+    /// shift must leave both within their stacking limit, or a free leader may shift alone.
+    fn reorg_pair_ok(&self, side: u8, m: &ReorgMasks, a: u8, bb: u8) -> bool {
+        let c = [
+            [m.n[a as usize], m.free[a as usize]],
+            [m.n[bb as usize], m.free[bb as usize]],
+        ];
+        let leaders = (m.leaders >> a | m.leaders >> bb) & 1 == 1;
+        let ok = reorg_range(c, self.cap(side, a), self.cap(side, bb), false);
+        let (ca, cb) = (self.cap(side, a) as i16, self.cap(side, bb) as i16);
+        let settled = c[0][0] as i16 <= ca && c[1][0] as i16 <= cb;
+        ok || (leaders && settled)
+    }
+
+    /// The partners `bb` in `cand` (open land regions next to `a`, where `a` holds a free
+    /// counter) with which `a` may be reorganized: `reorg_pair_ok` computed a mask at a time.
+    /// When both regions are within their caps the test reduces to: a free leader in either,
+    /// or, `a` having a free unit, `bb` having a free counter or room for one more unit.
+    fn reorg_partners(&self, side: u8, m: &ReorgMasks, a: u8, cand: u64) -> u64 {
+        let mut ok = 0u64;
+        let mut slow = cand;
+        if m.settled >> a & 1 == 1 {
+            let fast = cand & m.settled;
+            ok = if m.leaders >> a & 1 == 1 {
+                fast
+            } else {
+                fast & (m.room | m.free_mil | m.leaders)
+            };
+            slow &= !m.settled;
+        }
+        for bb in bits64(slow) {
+            let (x, y) = if a < bb { (a, bb) } else { (bb, a) };
+            if self.reorg_pair_ok(side, m, x, y) {
+                ok |= 1 << bb;
+            }
+        }
+        ok
+    }
+
+    pub fn legal_reorgs(&self, s: &State, side: u8, out: &mut Actions) {
+        let m = self.reorg_masks(s, side);
+        for a in bits64(m.land & m.movable) {
+            // Each pair once: skip a partner that is itself movable and came earlier.
+            let below = (1u64 << a) - 1;
+            let cand = self.data.map.regions[a as usize].adj & m.land & !(m.movable & below);
+            for bb in bits64(self.reorg_partners(side, &m, a, cand)) {
+                let (x, y) = if a < bb { (a, bb) } else { (bb, a) };
+                out.push(Action::Reorg { a: x, b: y });
             }
         }
     }
 
-    pub fn legal_reorg_pick(&self, s: &State, _b: &Board, a: u8, b: u8, out: &mut Actions) {
+    /// Is `Reorg { a, b }` among `legal_reorgs`? Adjacency is symmetric and no region is
+    /// next to itself (checked when the map is loaded), so the listed pairs are exactly the
+    /// adjacent open land regions `a` < `b` with a free counter in either that pass
+    /// `reorg_pair_ok`.
+    pub fn reorg_is_legal(&self, s: &State, side: u8, a: u8, bb: u8) -> bool {
+        if a >= bb || bb >= MUSTER {
+            return false;
+        }
+        let m = self.reorg_masks(s, side);
+        let both = 1u64 << a | 1u64 << bb;
+        m.land & both == both
+            && self.data.map.regions[a as usize].adj >> bb & 1 == 1
+            && m.movable & both != 0
+            && self.reorg_pair_ok(side, &m, a, bb)
+    }
+
+    /// The counters that may shift between `a` and `b` now, and whether the step may end.
+    /// Whether a shift keeps the reorganization feasible depends only on the counter's
+    /// region and on whether it is a military unit, so each of the four cases is worked out
+    /// once.
+    fn reorg_pick_options(&self, s: &State, a: u8, b: u8) -> (Units, bool) {
         let side = s.mover;
-        let c = self.reorg_counts(s, a, b);
+        // [region][0: all own military, 1: own military still free to shift]
+        let mut c = [[0u8; 2]; 2];
+        // Counters free to shift: military units in a, in b; leaders in either.
+        let mut mil: [Units; 2] = [0; 2];
+        let mut others: Units = 0;
         for (i, x) in s.units.iter().enumerate() {
-            if x.side != side || (x.at != a && x.at != b) || x.has(MOVED | PANIC) {
+            if x.side != side || (x.at != a && x.at != b) {
                 continue;
             }
-            if s.sel >> i & 1 == 1 || x.kind == Kind::Battery {
-                continue;
-            }
-            let ok = if x.kind.military() {
-                let mut d = c;
-                let (k, o) = if x.at == a { (0, 1) } else { (1, 0) };
-                d[k][0] -= 1;
-                d[k][1] -= 1;
-                d[o][0] += 1;
-                self.reorg_feasible(s, a, b, d)
-            } else {
-                self.reorg_feasible(s, a, b, c)
-            };
-            if ok {
-                out.push(Action::Add(i as u8));
+            let k = if x.at == a { 0 } else { 1 };
+            let free = s.sel >> i & 1 == 0 && !x.has(MOVED | PANIC);
+            if x.kind.military() {
+                c[k][0] += 1;
+                if free {
+                    c[k][1] += 1;
+                    mil[k] |= 1 << i;
+                }
+            } else if free && x.kind != Kind::Battery {
+                others |= 1 << i;
             }
         }
-        if s.sel != 0 && c[0][0] <= self.cap(side, a) && c[1][0] <= self.cap(side, b) {
+        let mut ok: Units = 0;
+        for k in 0..2 {
+            if mil[k] != 0 {
+                // One unit leaves region k for the other one.
+                let mut d = c;
+                d[k][0] -= 1;
+                d[k][1] -= 1;
+                d[1 - k][0] += 1;
+                if self.reorg_feasible(s, a, b, d) {
+                    ok |= mil[k];
+                }
+            }
+        }
+        if others != 0 && self.reorg_feasible(s, a, b, c) {
+            ok |= others;
+        }
+        let done = s.sel != 0 && c[0][0] <= self.cap(side, a) && c[1][0] <= self.cap(side, b);
+        (ok, done)
+    }
+
+    pub fn legal_reorg_pick(&self, s: &State, _b: &Board, a: u8, b: u8, out: &mut Actions) {
+        let (ok, done) = self.reorg_pick_options(s, a, b);
+        for u in bits(ok) {
+            out.push(Action::Add(u));
+        }
+        if done {
             out.push(Action::Done);
+        }
+    }
+
+    /// Is `act` among `legal_reorg_pick`?
+    pub fn reorg_pick_is_legal(&self, s: &State, a: u8, b: u8, act: Action) -> bool {
+        let (ok, done) = self.reorg_pick_options(s, a, b);
+        match act {
+            Action::Add(u) => u < 128 && ok >> u & 1 == 1,
+            Action::Done => done,
+            _ => false,
         }
     }
 
@@ -349,7 +469,9 @@ impl Bunker {
         }
     }
 
-    pub fn legal_land_pick(&self, s: &State, zone: u8, _to: u8, out: &mut Actions) {
+    /// The counters that may still join the current landing (in roster order, up to the
+    /// zone's transport number of units), as a set.
+    fn land_pick_options(&self, s: &State, zone: u8) -> Units {
         let floor = if s.sel == 0 {
             0
         } else {
@@ -359,15 +481,32 @@ impl Bunker {
             .filter(|u| s.units[*u as usize].kind.military())
             .count() as u8;
         let cap = self.transport(s, zone);
+        let mut ok: Units = 0;
         for u in bits(self.here(s, zone)) {
             let x = s.units[u as usize];
             if u >= floor && x.side == BRITISH && !x.has(MOVED) && (!x.kind.military() || mil < cap)
             {
-                out.push(Action::Add(u));
+                ok |= 1 << u;
             }
+        }
+        ok
+    }
+
+    pub fn legal_land_pick(&self, s: &State, zone: u8, _to: u8, out: &mut Actions) {
+        for u in bits(self.land_pick_options(s, zone)) {
+            out.push(Action::Add(u));
         }
         if s.sel != 0 {
             out.push(Action::Done);
+        }
+    }
+
+    /// Is `a` among `legal_land_pick`?
+    pub fn land_pick_is_legal(&self, s: &State, zone: u8, a: Action) -> bool {
+        match a {
+            Action::Add(u) => u < 128 && self.land_pick_options(s, zone) >> u & 1 == 1,
+            Action::Done => s.sel != 0,
+            _ => false,
         }
     }
 
@@ -501,6 +640,26 @@ impl Bunker {
         }
         ok
     }
+}
+
+/// Per region (bit r), for one side's Reorganize the Line actions.
+struct ReorgMasks {
+    /// Land regions with no enemy counter, not ablaze (landing zones excluded).
+    land: u64,
+    /// A counter of the side free to shift (not moved, not panicked).
+    movable: u64,
+    /// A military unit of the side free to shift.
+    free_mil: u64,
+    /// A leader of the side free to shift.
+    leaders: u64,
+    /// Fewer military units of the side than the stacking limit.
+    room: u64,
+    /// No more military units of the side than the stacking limit.
+    settled: u64,
+    /// Military units of the side.
+    n: [u8; 64],
+    /// Military units of the side free to shift.
+    free: [u8; 64],
 }
 
 /// 6.8: can `x` units shift from the first region and `y` from the second (each at most the

@@ -1,6 +1,7 @@
 //! Chapter 5, the turn sequence (5.1 action points, 5.2 alternating actions with passing and
 //! Reserve Actions, 5.3 end of turn), the set-up of 12.1, and the routing of every decision:
-//! `legal` lists exactly what `apply` accepts (apply checks membership in the list).
+//! `legal` lists exactly what `apply` accepts (apply asks `is_legal`, which gives the answer
+//! membership in the list would give, checking only the action asked about where it can).
 
 use super::Bunker;
 use super::action::{Action, Event};
@@ -694,12 +695,11 @@ impl Bunker {
         }
         if !want(4) {
         } else if me == BRITISH {
-            let mut bo = Actions::new();
-            self.legal_bombard_pick(s, b, 0, &mut bo);
-            let fleet_can = bo.iter().any(|a| *a != Action::Hold);
-            bo.clear();
-            self.legal_bombard_pick(s, b, 1, &mut bo);
-            if fleet_can || bo.iter().any(|a| *a != Action::Hold) {
+            // Either bombarding unit has something to do other than hold.
+            let pairs = self.patriot_pairs(s);
+            let (shell0, hot0) = self.bombard_targets(s, 0, pairs);
+            let (shell1, hot1) = self.bombard_targets(s, 1, pairs);
+            if shell0 | hot0 | shell1 | hot1 != 0 {
                 out.push(Action::Bombard);
             }
         }
@@ -718,7 +718,7 @@ impl Bunker {
             self.legal_rallies(s, me, out);
         }
         if want(8) {
-            self.legal_reorgs(s, b, me, out);
+            self.legal_reorgs(s, me, out);
         }
         if me == PATRIOT && want(9) {
             self.legal_snipes(s, b, out);
@@ -745,20 +745,80 @@ impl Bunker {
         }
     }
 
-    /// Is `a` among the legal actions? The same answer as `legal`, computed more cheaply in
-    /// the main action round.
+    /// Is `a` among the legal actions? The same answer as `legal`, computed more cheaply:
+    /// where a step offers many options, only the one asked about is checked.
     pub fn is_legal(&self, s: &State, a: Action) -> bool {
-        let mut legal = Actions::new();
-        if to_act(s).is_some() && s.tasks.is_empty() && s.phase == Phase::Main {
-            let k = Self::action_kind(a);
-            if k > 0 {
-                let b = Board::of(s);
-                self.legal_game_actions_of(s, &b, Some(k), &mut legal);
-                return legal.contains(&a);
+        if to_act(s).is_none() {
+            return false;
+        }
+        if s.tasks.is_empty() {
+            match s.phase {
+                Phase::Main => return self.main_is_legal(s, a),
+                Phase::Move { from, .. } => return self.go_is_legal(s, from, a),
+                Phase::Reorg { a: r1, b: r2 } => return self.reorg_pick_is_legal(s, r1, r2, a),
+                Phase::Volley { from, .. } => return self.volley_pick_is_legal(s, from, a),
+                Phase::Land { zone, .. } => return self.land_pick_is_legal(s, zone, a),
+                _ => {}
             }
         }
+        let mut legal = Actions::new();
         self.legal(s, &mut legal);
         legal.contains(&a)
+    }
+
+    /// `is_legal` in the main action round (5.2), following `legal_main`.
+    fn main_is_legal(&self, s: &State, a: Action) -> bool {
+        let k = Self::action_kind(a);
+        if k > 0 {
+            match a {
+                Action::Reorg { a: r1, b: r2 } => return self.reorg_is_legal(s, s.mover, r1, r2),
+                // 6.6: as listed by `legal_game_actions_of`.
+                Action::Naval(j) => {
+                    let f = &self.data.map.fleet[s.fleet as usize % 3];
+                    return s.mover == BRITISH && j < 3 && f.adj >> j & 1 == 1;
+                }
+                _ => {}
+            }
+            let b = Board::of(s);
+            let mut legal = Actions::new();
+            self.legal_game_actions_of(s, &b, Some(k), &mut legal);
+            return legal.contains(&a);
+        }
+        // With a Reserve Action under way only game actions are offered.
+        if s.reserve {
+            return false;
+        }
+        let me = s.mover as usize;
+        let mine = s.actions[me];
+        let theirs = s.actions[1 - me];
+        let must = mine > theirs;
+        match a {
+            Action::Yield => !must && !s.no_pass && theirs > 0,
+            Action::Reserve => {
+                s.reserves[me] > 0
+                    && !s.demoralized[me]
+                    && (!must || mine == 1)
+                    && self.any_game_action(s)
+            }
+            Action::Plan => mine == 1 && !s.demoralized[me] && s.reserves[me] < 2,
+            Action::Pass => true,
+            Action::Upgrade(_) => {
+                if s.mode != Mode::SolitaireBritish || s.mover != BRITISH {
+                    return false;
+                }
+                let mut legal = Actions::new();
+                self.legal_upgrades(s, &mut legal);
+                legal.contains(&a)
+            }
+            _ => false,
+        }
+    }
+
+    /// Can the mover start any action of 6.1-6.10?
+    fn any_game_action(&self, s: &State) -> bool {
+        let mut legal = Actions::new();
+        self.legal_game_actions(s, &Board::of(s), &mut legal);
+        !legal.is_empty()
     }
 
     fn apply_main(&self, s: &mut State, a: Action, ev: &mut Ev) {
