@@ -69,3 +69,24 @@ fn rule_9_0_knowledge_prefers_higher_morale() {
     s.morale[PATRIOT as usize] = s.morale[PATRIOT as usize].saturating_sub(6);
     assert!(g.judged_lead(&s, BRITISH) > level);
 }
+
+/// 7.0: hits fired into a region may all fall on a leader there, so the bots judge a leader
+/// without a unit of his own worse placed than one beside his men (a wounded one worse still).
+#[test]
+fn rule_7_0_knowledge_keeps_leaders_beside_their_units() {
+    let g = game();
+    let mut s = empty(&g);
+    put(&g, &mut s, BRITISH, Kind::Regular, "point-n");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-e");
+    let mut beside = s.clone();
+    put(&g, &mut beside, PATRIOT, Kind::Leader, "breeds-slope-e");
+    let mut alone = s.clone();
+    let l = put(&g, &mut alone, PATRIOT, Kind::Leader, "breeds-slope-n");
+    let (b, a) = (
+        g.judged_lead(&beside, PATRIOT),
+        g.judged_lead(&alone, PATRIOT),
+    );
+    assert!(b > a, "beside {b}, alone {a}");
+    alone.units[l as usize].flags |= BROKEN;
+    assert!(g.judged_lead(&alone, PATRIOT) < a, "a wounded leader alone");
+}
