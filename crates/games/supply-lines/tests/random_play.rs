@@ -356,6 +356,25 @@ fn hand_built_position_with_errors_is_refused_with_a_clear_message() {
         },
     };
     assert!(g.validate(&mut st).unwrap_err().contains("phase"));
+    // A supply move inside an activation exists only between March detachments (rulings S16).
+    let mut st = s.clone();
+    let units = st.area(boston).units;
+    st.phase = Phase::Activate {
+        side: SideId::CROWN,
+        act: muster_supply_lines::state::Activation {
+            order: Order::March,
+            origin: boston,
+            left: Some(units),
+            moved: false,
+            group: Default::default(),
+            pick: muster_supply_lines::state::Pick {
+                from: Some(boston),
+                to: None,
+            },
+        },
+    };
+    let e = g.validate(&mut st).unwrap_err();
+    assert!(e.contains("between March detachments"), "{e}");
     // An unknown side is a parse error naming it.
     let mut bad = json;
     bad["areas"][w]["side"] = "french".into();
