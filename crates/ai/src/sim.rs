@@ -156,7 +156,14 @@ pub fn play_one(
         .ok_or_else(|| Error::new(ErrorKind::GameOver, "no outcome at the end"))?;
     let winner = o.winner.map(|w| m.info().side_name(w).to_string());
     if let Some(dir) = &config.records {
-        write_game(dir, m.as_ref(), seed, &a_side_name, &o)?;
+        write_game(
+            dir,
+            m.as_ref(),
+            seed,
+            &a_side_name,
+            winner.as_deref(),
+            &o.vp,
+        )?;
     }
     Ok(GameResult {
         seed,
@@ -176,23 +183,23 @@ fn write_game(
     m: &dyn muster_core::Match,
     seed: u64,
     a_side: &str,
-    o: &muster_core::Outcome,
+    winner: Option<&str>,
+    vp: &[i32],
 ) -> Result<(), Error> {
     let io = |e: std::io::Error, path: &std::path::Path| {
         Error::new(ErrorKind::Io, format!("{}: {e}", path.display()))
     };
     std::fs::create_dir_all(dir).map_err(|e| io(e, dir))?;
-    let json = serde_json::to_string_pretty(&m.record())
+    let record = m.record();
+    let json = serde_json::to_string_pretty(&record)
         .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
     let path = dir.join(format!("game-{seed}.json"));
     std::fs::write(&path, json).map_err(|e| io(e, &path))?;
     let mut text = format!(
-        "# {} {} seed {seed}: bot A played {a_side}; winner {}; VP {:?}\n",
-        m.info().id,
-        m.record().scenario,
-        o.winner
-            .map_or("none".to_string(), |w| m.info().side_name(w).to_string()),
-        o.vp
+        "# {} {} seed {seed}: bot A played {a_side}; winner {}; VP {vp:?}\n",
+        record.game,
+        record.scenario,
+        winner.unwrap_or("none"),
     );
     for e in m.log(None)? {
         text.push_str(&format!("[{}] {}\n", e.section, e.text));

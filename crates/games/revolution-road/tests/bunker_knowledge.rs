@@ -34,14 +34,20 @@ fn knowledge_estimates_of_the_two_sides_add_up_to_one() {
     assert!(checked > 200);
 }
 
-/// 10.0: holding a whole hill is worth its Victory Points, and each hilltop region held counts
-/// a little toward it; an enemy unit in a hilltop region takes the hold away.
-#[test]
-fn rule_10_0_knowledge_values_hills_held() {
+/// A Regular in a British staging area and a Minuteman on Breed's Hill's east slope.
+fn two_armies() -> (muster_revolution_road::Bunker, State) {
     let g = game();
     let mut s = empty(&g);
     put(&g, &mut s, BRITISH, Kind::Regular, "point-n");
     put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-e");
+    (g, s)
+}
+
+/// 10.0: holding a whole hill is worth its Victory Points, and each hilltop region held counts
+/// a little toward it; an enemy unit in a hilltop region takes the hold away.
+#[test]
+fn rule_10_0_knowledge_values_hills_held() {
+    let (g, s) = two_armies();
     let base = g.judged_lead(&s, PATRIOT);
     let mut one = s.clone();
     put(&g, &mut one, PATRIOT, Kind::Minuteman, "redoubt");
@@ -61,10 +67,7 @@ fn rule_10_0_knowledge_values_hills_held() {
 /// 9.0: with the score level, the side whose morale stands higher is judged ahead.
 #[test]
 fn rule_9_0_knowledge_prefers_higher_morale() {
-    let g = game();
-    let mut s = empty(&g);
-    put(&g, &mut s, BRITISH, Kind::Regular, "point-n");
-    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-e");
+    let (g, mut s) = two_armies();
     let level = g.judged_lead(&s, BRITISH);
     s.morale[PATRIOT as usize] = s.morale[PATRIOT as usize].saturating_sub(6);
     assert!(g.judged_lead(&s, BRITISH) > level);
@@ -74,10 +77,7 @@ fn rule_9_0_knowledge_prefers_higher_morale() {
 /// without a unit of his own worse placed than one beside his men (a wounded one worse still).
 #[test]
 fn rule_7_0_knowledge_keeps_leaders_beside_their_units() {
-    let g = game();
-    let mut s = empty(&g);
-    put(&g, &mut s, BRITISH, Kind::Regular, "point-n");
-    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-e");
+    let (g, s) = two_armies();
     let mut beside = s.clone();
     put(&g, &mut beside, PATRIOT, Kind::Leader, "breeds-slope-e");
     let mut alone = s.clone();

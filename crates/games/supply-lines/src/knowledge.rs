@@ -80,9 +80,8 @@ impl Knowledge for SupplyLines {
             Phase::Supply { side, pick }
             | Phase::Impulse { side, pick, .. }
             | Phase::After { side, pick } => (side, pick),
-            Phase::Activate { side, act }
-                if act.pick.from.is_some() || crate::impulse::between_detachments(&act) =>
-            {
+            // A supply move under way keeps the march between detachments (rulings S16).
+            Phase::Activate { side, act } if crate::impulse::between_detachments(&act) => {
                 (side, act.pick)
             }
             _ => return,

@@ -10,6 +10,7 @@
 //! every hit fired into their region falls on them, and a killed leader is worth two VP).
 
 use super::Bunker;
+use super::sequence::Board;
 use super::state::*;
 use muster_core::{Knowledge, Side};
 
@@ -40,16 +41,11 @@ impl Bunker {
     /// Per side: leaders on the map with no military unit of their side beside them, a
     /// wounded one counting twice.
     fn exposed_leaders(&self, s: &State) -> [f32; 2] {
-        let mut covered = [0u64; 2];
-        for x in s.units.iter() {
-            if x.on_map() && x.kind.military() && x.at < 64 {
-                covered[x.side as usize & 1] |= 1 << x.at;
-            }
-        }
+        let covered = Board::of(s).mil;
         let mut n = [0.0f32; 2];
         for x in s.units.iter() {
             let side = x.side as usize & 1;
-            if x.on_map() && x.kind == Kind::Leader && x.at < 64 && covered[side] >> x.at & 1 == 0 {
+            if x.on_map() && x.kind == Kind::Leader && covered[side] >> x.at & 1 == 0 {
                 n[side] += if x.broken() { 2.0 } else { 1.0 };
             }
         }

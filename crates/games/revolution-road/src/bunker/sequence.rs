@@ -643,30 +643,22 @@ impl Bunker {
     // ----- 5.2 -----
 
     fn legal_main(&self, s: &State, b: &Board, out: &mut Actions) {
-        let me = s.mover;
-        let mine = s.actions[me as usize];
-        let theirs = s.actions[1 - me as usize];
-        let must = mine > theirs;
         self.legal_game_actions(s, b, out);
         if s.reserve {
             return;
         }
         let any_game_action = !out.is_empty();
-        if !must && !s.no_pass && theirs > 0 {
+        if may_yield(s) {
             out.push(Action::Yield);
         }
-        if any_game_action
-            && s.reserves[me as usize] > 0
-            && !s.demoralized[me as usize]
-            && (!must || mine == 1)
-        {
+        if may_reserve(s, any_game_action) {
             out.push(Action::Reserve);
         }
-        if mine == 1 && !s.demoralized[me as usize] && s.reserves[me as usize] < 2 {
+        if may_plan(s) {
             out.push(Action::Plan);
         }
         out.push(Action::Pass);
-        if s.mode == Mode::SolitaireBritish && me == BRITISH {
+        if s.mode == Mode::SolitaireBritish && s.mover == BRITISH {
             self.legal_upgrades(s, out);
         }
     }
@@ -706,10 +698,9 @@ impl Bunker {
         if want(5) {
             self.legal_moves(s, b, me, out);
         }
-        if me == BRITISH && want(6) {
-            let f = &self.data.map.fleet[s.fleet as usize % 3];
+        if want(6) {
             for j in 0..3u8 {
-                if f.adj >> j & 1 == 1 {
+                if self.naval_ok(s, j) {
                     out.push(Action::Naval(j));
                 }
             }
@@ -772,11 +763,7 @@ impl Bunker {
         if k > 0 {
             match a {
                 Action::Reorg { a: r1, b: r2 } => return self.reorg_is_legal(s, s.mover, r1, r2),
-                // 6.6: as listed by `legal_game_actions_of`.
-                Action::Naval(j) => {
-                    let f = &self.data.map.fleet[s.fleet as usize % 3];
-                    return s.mover == BRITISH && j < 3 && f.adj >> j & 1 == 1;
-                }
+                Action::Naval(j) => return self.naval_ok(s, j),
                 _ => {}
             }
             let b = Board::of(s);
@@ -788,19 +775,10 @@ impl Bunker {
         if s.reserve {
             return false;
         }
-        let me = s.mover as usize;
-        let mine = s.actions[me];
-        let theirs = s.actions[1 - me];
-        let must = mine > theirs;
         match a {
-            Action::Yield => !must && !s.no_pass && theirs > 0,
-            Action::Reserve => {
-                s.reserves[me] > 0
-                    && !s.demoralized[me]
-                    && (!must || mine == 1)
-                    && self.any_game_action(s)
-            }
-            Action::Plan => mine == 1 && !s.demoralized[me] && s.reserves[me] < 2,
+            Action::Yield => may_yield(s),
+            Action::Reserve => may_reserve(s, true) && self.any_game_action(s),
+            Action::Plan => may_plan(s),
             Action::Pass => true,
             Action::Upgrade(_) => {
                 if s.mode != Mode::SolitaireBritish || s.mover != BRITISH {
@@ -812,6 +790,12 @@ impl Bunker {
             }
             _ => false,
         }
+    }
+
+    /// 6.6: may the British fleet sail to Fleet Box `j` (one next to its own)?
+    fn naval_ok(&self, s: &State, j: u8) -> bool {
+        let f = &self.data.map.fleet[s.fleet as usize % 3];
+        s.mover == BRITISH && j < 3 && f.adj >> j & 1 == 1
     }
 
     /// Can the mover start any action of 6.1-6.10?
@@ -1175,4 +1159,25 @@ impl Bunker {
         let x = &self.data.map.regions[r as usize];
         x.assault > 0 && x.kind != RegionKind::Zone && x.hill != Some(super::data::Hill::Moultons)
     }
+}
+
+/// 5.2: the mover may hand the action over while not ahead on actions, unless it was just
+/// handed to him, and only to an opponent who still has actions.
+fn may_yield(s: &State) -> bool {
+    let me = s.mover as usize;
+    s.actions[me] <= s.actions[1 - me] && !s.no_pass && s.actions[1 - me] > 0
+}
+
+/// 5.2: a Reserve Action, with a reserve left and not demoralized (9.2), when not ahead on
+/// actions or on the last one, and only if some action of 6.1-6.10 can be taken with it.
+fn may_reserve(s: &State, any_game_action: bool) -> bool {
+    let me = s.mover as usize;
+    let (mine, theirs) = (s.actions[me], s.actions[1 - me]);
+    any_game_action && s.reserves[me] > 0 && !s.demoralized[me] && (mine <= theirs || mine == 1)
+}
+
+/// 6.11: Plan on the mover's last action, not demoralized, at most two reserves.
+fn may_plan(s: &State) -> bool {
+    let me = s.mover as usize;
+    s.actions[me] == 1 && !s.demoralized[me] && s.reserves[me] < 2
 }
