@@ -1,11 +1,18 @@
-//! Knowledge for search bots: an estimate of who is winning, so playouts can stop early.
+//! Knowledge for search bots: an estimate of who is winning, so playouts can stop early, and
+//! which set-up hexes are worth weighing.
 
 use crate::Battles;
+use crate::action::Action;
 use crate::board::cf;
 use crate::data::AMERICAN;
-use crate::state::{Loc, State};
+use crate::state::{Loc, Phase, State};
 use crate::victory;
 use muster_core::{Knowledge, Side};
+
+/// How far from the nearest enemy a free set-up (§12, Oriskany) is worth considering: the
+/// side setting up second wants to strike on its first turn, and a unit placed farther than
+/// this can neither attack nor block in the opening turns.
+const SETUP_REACH: u8 = 3;
 
 impl Knowledge for Battles {
     /// A logistic of the VP lead (stars held, units eliminated, exits) and of the combat
@@ -30,5 +37,36 @@ impl Knowledge for Battles {
 
     fn playout_depth(&self) -> u32 {
         24
+    }
+
+    /// Free set-up (§12): bots weigh only hexes within [`SETUP_REACH`] of an enemy unit
+    /// already on the map (when there are any), instead of every legal hex of the board.
+    fn prune(&self, s: &State, actions: &mut Vec<Action>) {
+        let Phase::Setup { side } = s.phase else {
+            return;
+        };
+        let sc = self.scenario(s);
+        let enemies: Vec<_> = s
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| sc.units[*i].side != side.0)
+            .filter_map(|(_, u)| match u.at {
+                Loc::Map(h) => Some(h),
+                _ => None,
+            })
+            .collect();
+        if enemies.is_empty() {
+            return;
+        }
+        let near = |a: &Action| match a {
+            Action::Place(h) => enemies
+                .iter()
+                .any(|&e| sc.map.distance(*h, e) <= SETUP_REACH),
+            _ => true,
+        };
+        if actions.iter().any(near) {
+            actions.retain(near);
+        }
     }
 }

@@ -1,0 +1,56 @@
+//! The bots' knowledge (issue 6): what it prunes must stay legal and keep a choice.
+
+mod common;
+use common::*;
+use muster_battles::action::Action;
+use muster_battles::state::{Loc, Phase, SideId};
+use muster_core::{Game, Knowledge, Options};
+
+/// §12 (Oriskany): the British set up anywhere outside Area 1 and not next to an American;
+/// the bots weigh only the hexes within three of an American, which are a real subset of the
+/// legal ones and always leave a choice.
+#[test]
+fn rule_12_bots_weigh_british_set_up_hexes_within_reach_of_the_americans() {
+    let g = game();
+    let mut s = g.new_game("oriskany", &Options::new(), 1).unwrap();
+    // The Americans' own set-up (all in Area 1) is not pruned: there is no enemy yet.
+    let mut all = Vec::new();
+    g.legal_actions(&s, &mut all);
+    let mut kept = all.clone();
+    g.prune(&s, &mut kept);
+    assert_eq!(kept, all);
+    while s.phase == (Phase::Setup { side: SideId(0) }) {
+        let mut l = Vec::new();
+        g.legal_actions(&s, &mut l);
+        g.apply(&mut s, 0, l[0]).unwrap();
+    }
+    let sc = g.scenario(&s).clone();
+    while s.phase == (Phase::Setup { side: SideId(1) }) {
+        let americans: Vec<_> = s
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| sc.units[*i].side == 0)
+            .filter_map(|(_, u)| u.hex())
+            .collect();
+        let mut all = Vec::new();
+        g.legal_actions(&s, &mut all);
+        let mut kept = all.clone();
+        g.prune(&s, &mut kept);
+        assert!(!kept.is_empty());
+        assert!(kept.len() < all.len(), "far hexes are pruned");
+        for a in &kept {
+            assert!(all.contains(a), "{a:?} is legal");
+            let Action::Place(hex) = a else {
+                panic!("{a:?} is a placement")
+            };
+            assert!(
+                americans.iter().any(|&m| sc.map.distance(m, *hex) <= 3),
+                "{hex} is within three hexes of an American"
+            );
+        }
+        // Place the unit on the far side of the kept list, so later units see a changed board.
+        g.apply(&mut s, 1, kept[kept.len() - 1]).unwrap();
+    }
+    assert!(s.units.iter().all(|u| u.at != Loc::Unplaced));
+}
