@@ -72,8 +72,8 @@ impl Knowledge for SupplyLines {
 
     /// Free supply moves (§5.3) are unlimited, so a search bot would shuffle cubes back and
     /// forth for ever: bots only weigh moves that send supplies toward where Units stand (see
-    /// [`downhill`]) and never cancel a half-made move. Putting limits right (§5.5) is left
-    /// alone: every step of it counts.
+    /// [`downhill`]) and never cancel a half-made move. Putting limits right (§5.5) keeps
+    /// every relieving move and discard: every step of it counts.
     fn prune(&self, s: &State, actions: &mut Vec<Action>) {
         let d = self.data();
         let (side, pick) = match s.phase {
@@ -86,7 +86,10 @@ impl Knowledge for SupplyLines {
             }
             _ => return,
         };
+        // Putting limits right (§5.5): every relieving move and discard stays, but a half-made
+        // move is never cancelled, since that only brings the same choice back.
         if supply::over(d, s, side) != 0 {
+            actions.retain(|&a| a != Action::Cancel);
             return;
         }
         actions.retain(|&a| match (a, pick.from, pick.to) {

@@ -73,11 +73,13 @@ fn rule_5_3_bots_weigh_only_moves_toward_units_and_their_supply_windows_end() {
     }
 }
 
-/// The same knowledge leaves the putting right of limits (§5.5) and every other decision alone.
+/// The same knowledge leaves every step of putting limits right (§5.5) to be weighed, except
+/// cancelling a half-made move.
 #[test]
 fn rule_5_5_bots_weigh_every_step_of_putting_limits_right() {
     let g = game();
     let mut s = blank(&g, SideId::PATRIOT);
+    keep_leaders(&g, &mut s);
     let albany = at(&g, "albany");
     put(&g, &mut s, "albany", SideId::PATRIOT, 2, 1, 8, 3);
     put(&g, &mut s, "kinderhook", SideId::PATRIOT, 3, 0, 0, 0);
@@ -91,6 +93,18 @@ fn rule_5_5_bots_weigh_every_step_of_putting_limits_right() {
     assert!(!legal.is_empty());
     let mut weighed = legal.clone();
     g.prune(&s, &mut weighed);
+    assert_eq!(weighed, legal);
+    // Once a source is picked, every relieving destination is weighed, but not `cancel`
+    // (which only brings the same choice back).
+    play(&g, &mut s, &["from albany"]);
+    let mut legal = Vec::new();
+    g.legal_actions(&s, &mut legal);
+    let names: Vec<String> = legal.iter().map(|a| g.notation(&s, *a)).collect();
+    assert!(legal.contains(&Action::Cancel), "{names:?} {:?}", s.phase);
+    let mut weighed = legal.clone();
+    g.prune(&s, &mut weighed);
+    legal.retain(|&a| a != Action::Cancel);
+    assert!(!legal.is_empty());
     assert_eq!(weighed, legal);
 }
 
