@@ -3,6 +3,7 @@
 //! (iterations per second, seconds per decision) on positions from real games.
 //!
 //!     STRENGTH_GAMES=20 cargo bench -p muster-cli --bench strength
+//!     STRENGTH_GAMES=0 cargo bench -p muster-cli --bench strength   # search speed only
 //!
 //! Prints Markdown tables for `docs/performance.md`. Not a test: nothing here asserts.
 
@@ -19,17 +20,20 @@ fn main() {
         .unwrap_or(20);
     let registry = muster_cli::registry(None).expect("built-in data loads");
     let bots = muster_cli::bots();
-    println!(
-        "| game | scenario | hard plays | opponent | hard wins | 95% interval | mean decisions | s/game |"
-    );
-    println!("|---|---|---|---|---|---|---|---|");
+    if games > 0 {
+        println!(
+            "| game | scenario | hard plays | opponent | hard wins | 95% interval | mean decisions | s/game |"
+        );
+        println!("|---|---|---|---|---|---|---|---|");
+    }
     let mut speed = Vec::new();
     for info in registry.games() {
         if filter.as_ref().is_some_and(|f| f != &info.id) {
             continue;
         }
         for scenario in &info.scenarios {
-            for (side_index, side) in info.sides.iter().enumerate() {
+            // `STRENGTH_GAMES=0` measures only the search speed below.
+            for (side_index, side) in info.sides.iter().enumerate().filter(|_| games > 0) {
                 for opponent in [Level::Random, Level::Easy] {
                     let config = SimConfig {
                         game: info.id.clone(),
