@@ -1,6 +1,6 @@
 //! Bot strength, measured (issue 6, §4): `hard` against `random` and against `easy`, on each
 //! side of each scenario of each game, with 95% intervals; and the search speed of `hard`
-//! (iterations per second, seconds per decision) on positions from real games.
+//! (iterations per second, seconds per decision) on positions from games between `easy` bots.
 //!
 //!     STRENGTH_GAMES=20 cargo bench -p muster-cli --bench strength
 //!     STRENGTH_GAMES=0 cargo bench -p muster-cli --bench strength   # search speed only
@@ -65,7 +65,8 @@ fn main() {
                     );
                 }
             }
-            // Search speed of `hard` on positions along a random game.
+            // Search speed of `hard` on every tenth position of a game between `easy` bots
+            // (random players concede or blunder early, so their positions are unlike real ones).
             let mut m = registry
                 .new_match(&info.id, &scenario.id, &Options::new(), 7)
                 .expect("new game");
@@ -81,8 +82,8 @@ fn main() {
                     }
                 }
                 let a = bots
-                    .choose(m.as_ref(), Level::Random, step)
-                    .expect("random bot");
+                    .choose(m.as_ref(), Level::Easy, step)
+                    .expect("easy bot");
                 m.act(Some(&side), &a).expect("legal");
                 step += 1;
             }
