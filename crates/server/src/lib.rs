@@ -14,6 +14,7 @@ use axum::extract::{DefaultBodyLimit, FromRequest, Request};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use error::{ApiError, ApiResult};
+use futures_util::StreamExt;
 use muster_ai::Bots;
 use muster_core::Registry;
 use serde::de::DeserializeOwned;
@@ -77,37 +78,60 @@ pub fn now() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
+/// How much of an oversized body is still read, and thrown away, before the 413 goes out. A
+/// server that answers while the client is still sending closes a connection with unread
+/// data, and the client can then lose the answer (a reset instead of a readable refusal); so
+/// bodies up to this size are drained first. Larger ones (by their declared length, or once
+/// this much has arrived) are refused at once.
+pub const DRAIN_LIMIT: usize = 16 * MAX_BODY;
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+        format!("request bodies are limited to {MAX_BODY} bytes"),
+    )
+}
+
 /// A request body of at most [`MAX_BODY`] bytes; larger bodies get a JSON 413.
 pub struct Body(pub axum::body::Bytes);
 
 impl<S: Send + Sync> FromRequest<S> for Body {
     type Rejection = ApiError;
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        axum::body::Bytes::from_request(req, state)
-            .await
-            .map(Body)
-            .map_err(|e| {
-                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::new(
-                        StatusCode::PAYLOAD_TOO_LARGE,
-                        "too_large",
-                        format!("request bodies are limited to {MAX_BODY} bytes"),
-                    )
-                } else {
-                    ApiError::bad_request(e.body_text())
-                }
-            })
+    async fn from_request(req: Request, _state: &S) -> Result<Self, Self::Rejection> {
+        let declared = req
+            .headers()
+            .get(axum::http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        if declared.is_some_and(|n| n > DRAIN_LIMIT) {
+            return Err(too_large());
+        }
+        let mut stream = req.into_body().into_data_stream();
+        let mut body = Vec::new();
+        let mut seen = 0usize;
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|e| {
+                ApiError::bad_request(format!("could not read the request body: {e}"))
+            })?;
+            seen += chunk.len();
+            if seen <= MAX_BODY {
+                body.extend_from_slice(&chunk);
+            } else if seen > DRAIN_LIMIT {
+                break;
+            }
+        }
+        if seen > MAX_BODY {
+            return Err(too_large());
+        }
+        Ok(Body(body.into()))
     }
 }
 
 /// Reads a JSON body, with a clear error for malformed input.
 pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> ApiResult<T> {
     if body.len() > MAX_BODY {
-        return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
-            format!("request bodies are limited to {MAX_BODY} bytes"),
-        ));
+        return Err(too_large());
     }
     serde_json::from_slice(body)
         .map_err(|e| ApiError::bad_request(format!("malformed JSON body: {e}")))

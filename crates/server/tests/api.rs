@@ -3,7 +3,7 @@
 //! the game unchanged; views that never carry the other side's secrets or the seed.
 
 use muster_server::testing::TempPostgres;
-use muster_server::{Config, app, state};
+use muster_server::{Config, DRAIN_LIMIT, MAX_BODY, app, state};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -356,6 +356,41 @@ async fn bad_requests_are_refused_and_change_nothing() {
         let (_, after) = alice.get(&path).await;
         assert_eq!(after, before, "{db}");
     }
+}
+
+/// An oversized body is refused with a readable 413 every time, not now and then with a reset
+/// connection (the server reads what is still coming before it answers), and the connection's
+/// refusal changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_bodies_always_get_a_readable_refusal() {
+    let db = databases().await.remove(0);
+    let addr = server(&db).await;
+    let alice = Client::signup(addr, "alice").await;
+    let id = alice
+        .game_vs_bot("freemans-farm", "american", "random")
+        .await;
+    let path = format!("/api/games/{id}");
+    let (_, before) = alice.get(&path).await;
+    let act = format!("{path}/act");
+    let csrf = alice.csrf.clone();
+    for size in [MAX_BODY + 1, 200_000, DRAIN_LIMIT].repeat(10) {
+        let (status, body) = alice.post_raw(&act, vec![b' '; size], Some(&csrf)).await;
+        assert_eq!(
+            (status, kind(&body)),
+            (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            "{size} bytes"
+        );
+    }
+    // A body exactly at the limit is read (and refused as malformed JSON, not as too large).
+    let (status, body) = alice
+        .post_raw(&act, vec![b' '; MAX_BODY], Some(&csrf))
+        .await;
+    assert_eq!(
+        (status, kind(&body)),
+        (StatusCode::BAD_REQUEST, "bad_request")
+    );
+    let (_, after) = alice.get(&path).await;
+    assert_eq!(after, before);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
