@@ -241,16 +241,23 @@ async fn login_is_rate_limited() {
     );
 }
 
+/// A server on `db` with Alice signed up and playing Freeman's Farm against the random bot:
+/// the server's address, her client, the game's path and its state as she sees it.
+async fn alice_in_a_game(db: &str) -> (SocketAddr, Client, String, Value) {
+    let addr = server(db).await;
+    let alice = Client::signup(addr, "alice").await;
+    let id = alice
+        .game_vs_bot("freemans-farm", "american", "random")
+        .await;
+    let path = format!("/api/games/{id}");
+    let (_, before) = alice.get(&path).await;
+    (addr, alice, path, before)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_requests_are_refused_and_change_nothing() {
     for db in databases().await {
-        let addr = server(&db).await;
-        let alice = Client::signup(addr, "alice").await;
-        let id = alice
-            .game_vs_bot("freemans-farm", "american", "random")
-            .await;
-        let path = format!("/api/games/{id}");
-        let (_, before) = alice.get(&path).await;
+        let (addr, alice, path, before) = alice_in_a_game(&db).await;
         let version = before["version"].as_i64().unwrap();
         let act = format!("{path}/act");
         let checks: Vec<(StatusCode, &str, (StatusCode, Value))> = vec![
@@ -364,13 +371,7 @@ async fn bad_requests_are_refused_and_change_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_bodies_always_get_a_readable_refusal() {
     let db = databases().await.remove(0);
-    let addr = server(&db).await;
-    let alice = Client::signup(addr, "alice").await;
-    let id = alice
-        .game_vs_bot("freemans-farm", "american", "random")
-        .await;
-    let path = format!("/api/games/{id}");
-    let (_, before) = alice.get(&path).await;
+    let (_, alice, path, before) = alice_in_a_game(&db).await;
     let act = format!("{path}/act");
     let csrf = alice.csrf.clone();
     for size in [MAX_BODY + 1, 200_000, DRAIN_LIMIT].repeat(10) {
