@@ -1,9 +1,10 @@
 //! Test support: a throwaway PostgreSQL server, started from the machine's PostgreSQL
-//! binaries in a temporary folder and stopped (and deleted) on drop. Used by the test suite and
-//! the load test, so that both run against SQLite and PostgreSQL on a fresh machine.
+//! binaries in a temporary folder and stopped (and deleted) on drop, or when the process that
+//! started it ends. Used by the test suite and the load test, so that both run against SQLite
+//! and PostgreSQL on a fresh machine.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A running PostgreSQL cluster that trusts local connections.
@@ -98,7 +99,37 @@ impl TempPostgres {
                 "start",
             ],
         )?;
+        pg.watch_owner();
         Ok(pg)
+    }
+
+    /// A cluster kept in a `static` is never dropped, so without this every test run would
+    /// leave a server behind. A detached shell waits for this process to end, then stops the
+    /// cluster and deletes its folder (harmless when `drop` already has).
+    fn watch_owner(&self) {
+        let quote = |p: &Path| format!("'{}'", s(p).replace('\'', r"'\''"));
+        let pg_ctl = quote(&self.bin.join("pg_ctl"));
+        let run_as = if self.as_postgres {
+            "runuser -u postgres -- "
+        } else {
+            ""
+        };
+        let script = format!(
+            "while kill -0 {pid} 2>/dev/null; do sleep 1; done; \
+             {run_as}{pg_ctl} -D {data} -m immediate stop; rm -rf {dir}",
+            pid = std::process::id(),
+            data = quote(&self.dir.join("data")),
+            dir = quote(&self.dir),
+        );
+        // Output goes nowhere: a child holding the test's output open would keep whoever reads
+        // it (cargo, a pipe) waiting.
+        let _ = Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
     }
 
     fn run_pg(&self, tool: &str, args: &[&str]) -> Result<(), String> {
