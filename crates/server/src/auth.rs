@@ -2,7 +2,7 @@
 //! double-submit check; log-in rate limiting.
 
 use crate::error::{ApiError, ApiResult};
-use crate::{AppState, now};
+use crate::{AppState, Body, now, parse_body};
 use argon2::password_hash::phc::PasswordHash;
 use argon2::{Argon2, PasswordHasher, PasswordVerifier};
 use axum::Json;
@@ -259,10 +259,10 @@ pub async fn session(
 pub async fn signup(
     State(state): State<AppState>,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    Body(body): Body,
 ) -> ApiResult<Response> {
     check_csrf(&headers)?;
-    let c: Credentials = crate::parse_body(&body)?;
+    let c: Credentials = parse_body(&body)?;
     check_name(&c.name)?;
     if !(8..=200).contains(&c.password.chars().count()) {
         return Err(ApiError::bad_request("a password is 8 to 200 characters"));
@@ -303,10 +303,10 @@ pub async fn login(
     State(state): State<AppState>,
     ClientAddr(addr): ClientAddr,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    Body(body): Body,
 ) -> ApiResult<Response> {
     check_csrf(&headers)?;
-    let c: Credentials = crate::parse_body(&body)?;
+    let c: Credentials = parse_body(&body)?;
     let keys = vec![
         format!("name:{}", c.name.to_lowercase()),
         format!("addr:{}", addr.map(|a| a.to_string()).unwrap_or_default()),

@@ -10,7 +10,7 @@ pub mod testing;
 pub mod web;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, FromRequest, Request};
+use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use error::{ApiError, ApiResult};
@@ -128,11 +128,9 @@ impl<S: Send + Sync> FromRequest<S> for Body {
     }
 }
 
-/// Reads a JSON body, with a clear error for malformed input.
+/// Reads a JSON body (already held to [`MAX_BODY`] by [`Body`]), with a clear error for
+/// malformed input.
 pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> ApiResult<T> {
-    if body.len() > MAX_BODY {
-        return Err(too_large());
-    }
     serde_json::from_slice(body)
         .map_err(|e| ApiError::bad_request(format!("malformed JSON body: {e}")))
 }
@@ -181,7 +179,6 @@ pub fn app(state: AppState) -> Router {
         .route("/app.js", get(web::app_js))
         .route("/app.css", get(web::app_css))
         .fallback(web::not_found)
-        .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }
 

@@ -382,6 +382,17 @@ async fn oversized_bodies_always_get_a_readable_refusal() {
             "{size} bytes"
         );
     }
+    // The sign-up and log-in routes read their bodies the same way.
+    for route in ["/api/signup", "/api/login"] {
+        let (status, body) = alice
+            .post_raw(route, vec![b' '; 200_000], Some(&csrf))
+            .await;
+        assert_eq!(
+            (status, kind(&body)),
+            (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            "{route}"
+        );
+    }
     // A body exactly at the limit is read (and refused as malformed JSON, not as too large).
     let (status, body) = alice
         .post_raw(&act, vec![b' '; MAX_BODY], Some(&csrf))
