@@ -3,6 +3,7 @@
 mod common;
 use common::*;
 use muster_battles::action::Action;
+use muster_battles::data::AMERICAN;
 use muster_battles::state::{Loc, Phase, SideId};
 use muster_core::{Game, Knowledge, Options};
 
@@ -30,7 +31,7 @@ fn rule_12_bots_weigh_british_set_up_hexes_within_reach_of_the_americans() {
             .units
             .iter()
             .enumerate()
-            .filter(|(i, _)| sc.units[*i].side == 0)
+            .filter(|(i, _)| sc.units[*i].side == AMERICAN)
             .filter_map(|(_, u)| u.hex())
             .collect();
         let mut all = Vec::new();
