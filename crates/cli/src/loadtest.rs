@@ -1,7 +1,7 @@
 //! `muster loadtest`: many concurrent games driven over HTTP and WebSocket against a server
 //! on loopback, bounded in count and time; reports throughput and action latency.
 
-use muster_server::{Config, app, state};
+use muster_server::{Config, serve_on, state};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -22,6 +22,8 @@ pub struct LoadConfig {
     pub database: String,
     pub game: String,
     pub scenario: String,
+    /// How SQLite commits (`--sync`).
+    pub sync: muster_server::db::Sync,
 }
 
 /// What it measured.
@@ -42,21 +44,26 @@ pub struct LoadReport {
 struct Player {
     http: reqwest::Client,
     base: String,
-    csrf: String,
+    /// The CSRF token; the server gives a new one at sign-up.
+    csrf: std::sync::Mutex<String>,
 }
 
 impl Player {
     async fn post(&self, path: &str, body: Value) -> Result<Value, String> {
+        let csrf = self.csrf.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let r = self
             .http
             .post(format!("{}{path}", self.base))
-            .header("X-CSRF-Token", &self.csrf)
+            .header("X-CSRF-Token", csrf)
             .json(&body)
             .send()
             .await
             .map_err(|e| e.to_string())?;
         let ok = r.status().is_success();
         let v: Value = r.json().await.map_err(|e| e.to_string())?;
+        if let Some(token) = v["csrf"].as_str() {
+            *self.csrf.lock().unwrap_or_else(|p| p.into_inner()) = token.to_string();
+        }
         if ok { Ok(v) } else { Err(v.to_string()) }
     }
     async fn get(&self, path: &str) -> Result<Value, String> {
@@ -88,7 +95,7 @@ async fn player(base: &str, name: &str) -> Result<Player, String> {
     let p = Player {
         http,
         base: base.to_string(),
-        csrf: s["csrf"].as_str().unwrap_or_default().to_string(),
+        csrf: std::sync::Mutex::new(s["csrf"].as_str().unwrap_or_default().to_string()),
     };
     p.post(
         "/api/signup",
@@ -131,6 +138,8 @@ async fn run_async(config: LoadConfig) -> Result<LoadReport, String> {
         addr: "127.0.0.1:0".parse().map_err(|e| format!("{e}"))?,
         database: url,
         secure_cookies: false,
+        sync: config.sync,
+        ..Default::default()
     };
     let st = state(server_config, crate::registry(None)?, crate::bots()).await?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -138,11 +147,7 @@ async fn run_async(config: LoadConfig) -> Result<LoadReport, String> {
         .map_err(|e| e.to_string())?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     tokio::spawn(async move {
-        let _ = axum::serve(
-            listener,
-            app(st).into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await;
+        serve_on(listener, st).await;
     });
     let base = format!("http://{addr}");
     let players = config.players.clamp(1, config.games.max(1));

@@ -43,6 +43,13 @@ enum Command {
         /// Do not mark cookies Secure (for plain HTTP on a host other than localhost).
         #[arg(long)]
         insecure_cookies: bool,
+        /// How SQLite makes a commit durable: normal (survives the process being killed) or
+        /// full (fsync'd before it is acknowledged: survives power loss too).
+        #[arg(long, default_value = "normal", value_parser = muster_server::db::Sync::parse)]
+        sync: muster_server::db::Sync,
+        /// Connections open at once (default: the descriptor limit less 64).
+        #[arg(long)]
+        max_connections: Option<usize>,
     },
     /// Speak the engine protocol: JSON lines on stdin and stdout (docs/protocol.md).
     Engine,
@@ -69,6 +76,9 @@ enum Command {
         game: String,
         #[arg(long, default_value = "freemans-farm")]
         scenario: String,
+        /// SQLite's commit durability in the measured server: normal or full.
+        #[arg(long, default_value = "normal", value_parser = muster_server::db::Sync::parse)]
+        sync: muster_server::db::Sync,
         #[arg(long)]
         json: bool,
     },
@@ -202,11 +212,19 @@ fn main() -> ExitCode {
             addr,
             database,
             insecure_cookies,
+            sync,
+            max_connections,
         } => {
+            let mut limits = muster_server::Limits::default();
+            if let Some(n) = max_connections {
+                limits.max_connections = n.max(1);
+            }
             let config = muster_server::Config {
                 addr,
                 database,
                 secure_cookies: !insecure_cookies,
+                sync,
+                limits,
             };
             let runtime = match tokio::runtime::Runtime::new() {
                 Ok(r) => r,
@@ -231,6 +249,7 @@ fn main() -> ExitCode {
             database,
             game,
             scenario,
+            sync,
             json,
         } => {
             let config = muster_cli::loadtest::LoadConfig {
@@ -241,6 +260,7 @@ fn main() -> ExitCode {
                 database,
                 game,
                 scenario,
+                sync,
             };
             match muster_cli::loadtest::run(config) {
                 Ok(r) if json => {

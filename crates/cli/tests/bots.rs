@@ -201,20 +201,14 @@ async fn the_server_refuses_a_solitaire_game_without_its_bot() {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: format!("sqlite://{}", file.display()),
         secure_cookies: false,
+        ..Default::default()
     };
     let state = muster_server::state(config, registry, muster_cli::bots())
         .await
         .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            muster_server::app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
-        )
-        .await
-        .unwrap()
-    });
+    tokio::spawn(async move { muster_server::serve_on(listener, state).await });
     let http = reqwest::Client::builder()
         .cookie_store(true)
         .build()
@@ -229,18 +223,24 @@ async fn the_server_refuses_a_solitaire_game_without_its_bot() {
         .await
         .unwrap();
     let csrf = s["csrf"].as_str().unwrap().to_string();
+    let signed_up: serde_json::Value = http
+        .post(format!("{base}/api/signup"))
+        .header("X-CSRF-Token", &csrf)
+        .json(&serde_json::json!({"name": "solo", "password": "solitaire player"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    // Sign-up gives a new CSRF token (docs/server.md).
+    let csrf = signed_up["csrf"].as_str().unwrap().to_string();
     let post = |path: &str, body: serde_json::Value| {
         http.post(format!("{base}{path}"))
             .header("X-CSRF-Token", &csrf)
             .json(&body)
             .send()
     };
-    post(
-        "/api/signup",
-        serde_json::json!({"name": "solo", "password": "solitaire player"}),
-    )
-    .await
-    .unwrap();
     for (game, scenario, bot) in solitaire {
         for (side, opponent) in [(bot.as_str(), "bot"), ("", "human")] {
             let side = if side.is_empty() {

@@ -64,7 +64,8 @@ impl Drop for Server {
 struct Client {
     http: reqwest::Client,
     base: String,
-    csrf: String,
+    /// The CSRF token; the server gives a new one at sign-up and log-in.
+    csrf: std::sync::Mutex<String>,
 }
 
 impl Client {
@@ -85,20 +86,25 @@ impl Client {
         Client {
             http,
             base,
-            csrf: s["csrf"].as_str().unwrap().to_string(),
+            csrf: std::sync::Mutex::new(s["csrf"].as_str().unwrap().to_string()),
         }
     }
     async fn post(&self, path: &str, body: Value) -> Value {
+        let csrf = self.csrf.lock().unwrap().clone();
         let r = self
             .http
             .post(format!("{}{path}", self.base))
-            .header("X-CSRF-Token", &self.csrf)
+            .header("X-CSRF-Token", csrf)
             .json(&body)
             .send()
             .await
             .unwrap();
         assert!(r.status().is_success(), "{path}: {}", r.status());
-        r.json().await.unwrap()
+        let v: Value = r.json().await.unwrap();
+        if let Some(token) = v["csrf"].as_str() {
+            *self.csrf.lock().unwrap() = token.to_string();
+        }
+        v
     }
     async fn get(&self, path: &str) -> Value {
         self.http

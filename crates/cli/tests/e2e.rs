@@ -51,6 +51,7 @@ async fn start_server(dir: &Path) -> R<SocketAddr> {
         addr: "127.0.0.1:0".parse().map_err(|e| format!("{e}"))?,
         database: format!("sqlite://{}", dir.join("e2e.db").display()),
         secure_cookies: false,
+        ..Default::default()
     };
     let registry = muster_cli::registry(None)?;
     let state = muster_server::state(config, registry, muster_cli::bots()).await?;
@@ -59,8 +60,7 @@ async fn start_server(dir: &Path) -> R<SocketAddr> {
         .map_err(|e| format!("bind: {e}"))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     tokio::spawn(async move {
-        let app = muster_server::app(state).into_make_service_with_connect_info::<SocketAddr>();
-        let _ = axum::serve(listener, app).await;
+        muster_server::serve_on(listener, state).await;
     });
     Ok(addr)
 }

@@ -1,6 +1,7 @@
 //! Accounts: sign-up, log-in, log-out; argon2id password hashes; session cookies; the CSRF
 //! double-submit check; log-in rate limiting.
 
+use crate::db::WriteTx;
 use crate::error::{ApiError, ApiResult};
 use crate::{AppState, Body, now, parse_body};
 use argon2::password_hash::phc::PasswordHash;
@@ -24,9 +25,6 @@ pub const SESSION_COOKIE: &str = "muster_session";
 pub const CSRF_COOKIE: &str = "muster_csrf";
 pub const CSRF_HEADER: &str = "x-csrf-token";
 const SESSION_DAYS: i64 = 30;
-/// Failed log-ins allowed per name and per address within [`WINDOW`].
-pub const MAX_FAILURES: usize = 10;
-const WINDOW: Duration = Duration::from_secs(300);
 
 /// 256 random bits as hex.
 pub fn random_token() -> String {
@@ -88,7 +86,7 @@ impl FromRequestParts<AppState> for MaybeUser {
         )
         .bind(hash_token(&token))
         .bind(now())
-        .fetch_optional(&state.db)
+        .fetch_optional(&state.db.pool)
         .await?;
         let user = match row {
             Some(r) => Some(User {
@@ -149,31 +147,137 @@ pub fn check_csrf(headers: &HeaderMap) -> ApiResult<()> {
     Ok(())
 }
 
-/// Failed log-ins by key (a name or an address).
+/// Log-in attempts within [`WINDOW`] for one name from one address; one more is refused (429)
+/// before its password is looked at.
+pub const PAIR_LIMIT: usize = 10;
+/// Attempts within [`WINDOW`] from one address, whatever the names; one more is refused (429).
+pub const ADDR_LIMIT: usize = 100;
+/// Failed attempts for one name from all addresses within [`WINDOW`] after which every further
+/// attempt for that name is slowed (never refused, so that nobody can lock the owner out).
+pub const NAME_SLOW_AFTER: usize = 10;
+/// The longest such slowing.
+pub const NAME_MAX_DELAY: Duration = Duration::from_secs(4);
+const WINDOW: Duration = Duration::from_secs(300);
+
+/// Log-in attempts by key (a name and address pair, an address, a name). An attempt is counted
+/// when it starts, before the password is checked, so that guesses sent at once cannot slip
+/// past the limit; a successful one is taken back. Policy in docs/server.md.
 #[derive(Default)]
 pub struct Limiter {
-    failures: Mutex<HashMap<String, Vec<Instant>>>,
+    attempts: Mutex<HashMap<String, Vec<Instant>>>,
+}
+
+/// An attempt counted by [`Limiter::begin`].
+pub struct Attempt {
+    keys: [String; 3],
+    at: Instant,
+    /// How long to wait before checking the password (a name under attack).
+    pub delay: Duration,
+}
+
+fn prune(list: &mut Vec<Instant>, now: Instant) {
+    list.retain(|t| now.duration_since(*t) < WINDOW);
 }
 
 impl Limiter {
-    fn blocked(&self, keys: &[String]) -> bool {
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        let cutoff = Instant::now() - WINDOW;
-        keys.iter().any(|k| {
-            let list = map.entry(k.clone()).or_default();
-            list.retain(|t| *t > cutoff);
-            list.len() >= MAX_FAILURES
+    /// Counts an attempt for `name` from `addr`, or refuses it with the time until the next
+    /// one may be made.
+    pub fn begin(&self, name: &str, addr: &str) -> Result<Attempt, Duration> {
+        let now = Instant::now();
+        let keys = [
+            format!("pair:{name}@{addr}"),
+            format!("addr:{addr}"),
+            format!("name:{name}"),
+        ];
+        let mut map = self.attempts.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() > 100_000 {
+            // Bounded memory under a flood of distinct names: drop what has expired.
+            map.retain(|_, list| {
+                prune(list, now);
+                !list.is_empty()
+            });
+        }
+        for (key, limit) in [(&keys[0], PAIR_LIMIT), (&keys[1], ADDR_LIMIT)] {
+            let list = map.entry(key.clone()).or_default();
+            prune(list, now);
+            if list.len() >= limit {
+                let wait = WINDOW.saturating_sub(now.duration_since(list[0]));
+                return Err(wait.max(Duration::from_secs(1)));
+            }
+        }
+        let name_list = map.entry(keys[2].clone()).or_default();
+        prune(name_list, now);
+        let over = name_list.len().saturating_sub(NAME_SLOW_AFTER - 1);
+        let delay = if over == 0 {
+            Duration::ZERO
+        } else {
+            (Duration::from_millis(250) * 2u32.saturating_pow(over.min(8) as u32 - 1))
+                .min(NAME_MAX_DELAY)
+        };
+        for k in &keys {
+            map.entry(k.clone()).or_default().push(now);
+        }
+        Ok(Attempt {
+            keys,
+            at: now,
+            delay,
         })
     }
-    fn fail(&self, keys: &[String]) {
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() > 100_000 {
-            map.clear(); // bounded memory under a flood of distinct names
-        }
-        for k in keys {
-            map.entry(k.clone()).or_default().push(Instant::now());
+
+    /// Takes back an attempt that succeeded (or that the server, not the password, failed).
+    pub fn take_back(&self, attempt: Attempt) {
+        let mut map = self.attempts.lock().unwrap_or_else(|p| p.into_inner());
+        for k in &attempt.keys {
+            if let Some(list) = map.get_mut(k)
+                && let Some(i) = list.iter().position(|t| *t == attempt.at)
+            {
+                list.remove(i);
+            }
         }
     }
+}
+
+/// Expensive reads (replays, records) per address within a minute.
+pub const READ_LIMIT: usize = 60;
+
+/// A per-address limit on expensive reads.
+#[derive(Default)]
+pub struct ReadLimiter {
+    reads: Mutex<HashMap<IpAddr, Vec<Instant>>>,
+}
+
+impl ReadLimiter {
+    /// Counts a read from `addr`; refuses it (429) past [`READ_LIMIT`] a minute.
+    pub fn check(&self, addr: Option<IpAddr>) -> ApiResult<()> {
+        let Some(addr) = addr else { return Ok(()) };
+        let now = Instant::now();
+        let minute = Duration::from_secs(60);
+        let mut map = self.reads.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() > 100_000 {
+            map.retain(|_, l| l.iter().any(|t| now.duration_since(*t) < minute));
+        }
+        let list = map.entry(addr).or_default();
+        list.retain(|t| now.duration_since(*t) < minute);
+        if list.len() >= READ_LIMIT {
+            return Err(ApiError::rate_limited(format!(
+                "at most {READ_LIMIT} replays and records a minute from one address; wait a little"
+            )));
+        }
+        list.push(now);
+        Ok(())
+    }
+}
+
+/// A hash of a password nobody has, checked for unknown names so that a log-in takes as long
+/// whether or not the name exists.
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| {
+        Argon2::default()
+            .hash_password(random_token().as_bytes())
+            .map(|h| h.to_string())
+            .unwrap_or_default()
+    })
 }
 
 #[derive(Deserialize)]
@@ -197,33 +301,62 @@ fn check_name(name: &str) -> ApiResult<()> {
     }
 }
 
-fn session_cookie(state: &AppState, token: &str, max_age: i64) -> HeaderValue {
-    let secure = if state.config.secure_cookies {
+fn secure(state: &AppState) -> &'static str {
+    if state.config.secure_cookies {
         "; Secure"
     } else {
         ""
-    };
+    }
+}
+
+fn session_cookie(state: &AppState, token: &str, max_age: i64) -> HeaderValue {
     HeaderValue::from_str(&format!(
-        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}"
+        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{}",
+        secure(state)
     ))
     .unwrap_or(HeaderValue::from_static(""))
 }
 
-async fn start_session(state: &AppState, user: &User) -> ApiResult<Response> {
+fn csrf_cookie(state: &AppState, token: &str) -> HeaderValue {
+    HeaderValue::from_str(&format!(
+        "{CSRF_COOKIE}={token}; Path=/; SameSite=Strict{}",
+        secure(state)
+    ))
+    .unwrap_or(HeaderValue::from_static(""))
+}
+
+/// An answer that gives the client a new CSRF token (at log-in, sign-up and log-out, so that
+/// a token seen before the session changed is worth nothing after it).
+fn with_new_csrf(state: &AppState, mut body: serde_json::Value) -> Response {
+    let csrf = random_token();
+    body["csrf"] = json!(csrf);
+    let mut response = Json(body).into_response();
+    response
+        .headers_mut()
+        .append(SET_COOKIE, csrf_cookie(state, &csrf));
+    response
+}
+
+/// Stores a new session for `user` (in the caller's transaction) and returns its token.
+async fn insert_session(tx: &mut WriteTx, user: &User) -> ApiResult<String> {
     let token = random_token();
     sqlx::query("INSERT INTO sessions (token, user_id, created, expires) VALUES ($1, $2, $3, $4)")
         .bind(hash_token(&token))
         .bind(&user.id)
         .bind(now())
         .bind(now() + SESSION_DAYS * 86_400)
-        .execute(&state.db)
+        .execute(tx.conn())
         .await?;
-    let mut response = Json(json!({"user": {"name": user.name}})).into_response();
+    Ok(token)
+}
+
+fn session_answer(state: &AppState, user: &User, token: &str) -> Response {
+    let mut response = with_new_csrf(state, json!({"user": {"name": user.name}}));
     response.headers_mut().append(
         SET_COOKIE,
-        session_cookie(state, &token, SESSION_DAYS * 86_400),
+        session_cookie(state, token, SESSION_DAYS * 86_400),
     );
-    Ok(response)
+    response
 }
 
 /// `GET /api/session`
@@ -241,18 +374,20 @@ pub async fn session(
     }))
     .into_response();
     if existing.is_none() {
-        let secure = if state.config.secure_cookies {
-            "; Secure"
-        } else {
-            ""
-        };
-        if let Ok(v) = HeaderValue::from_str(&format!(
-            "{CSRF_COOKIE}={csrf}; Path=/; SameSite=Strict{secure}"
-        )) {
-            response.headers_mut().append(SET_COOKIE, v);
-        }
+        response
+            .headers_mut()
+            .append(SET_COOKIE, csrf_cookie(&state, &csrf));
     }
     response
+}
+
+/// The key that makes names unique without regard to case.
+pub fn name_key(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
+fn name_taken() -> ApiError {
+    ApiError::new(StatusCode::CONFLICT, "name_taken", "that name is taken")
 }
 
 /// `POST /api/signup`
@@ -267,6 +402,7 @@ pub async fn signup(
     if !(8..=200).contains(&c.password.chars().count()) {
         return Err(ApiError::bad_request("a password is 8 to 200 characters"));
     }
+    let key = name_key(&c.name);
     let password = c.password.clone();
     let hash = tokio::task::spawn_blocking(move || {
         Argon2::default()
@@ -280,25 +416,37 @@ pub async fn signup(
         id: random_token(),
         name: c.name.clone(),
     };
-    let inserted =
-        sqlx::query("INSERT INTO users (id, name, pass_hash, created) VALUES ($1, $2, $3, $4)")
-            .bind(&user.id)
-            .bind(&user.name)
-            .bind(&hash)
-            .bind(now())
-            .execute(&state.db)
-            .await;
-    if inserted.is_err() {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "name_taken",
-            "that name is taken",
-        ));
+    let mut tx = state.db.begin_write().await?;
+    // Checked inside the write transaction: the unique index says the same, but a database
+    // whose old names clash has no index yet (see `db::ensure_unique_names`).
+    let clash = sqlx::query("SELECT 1 FROM users WHERE name_key = $1")
+        .bind(&key)
+        .fetch_optional(tx.conn())
+        .await?;
+    if clash.is_some() {
+        return Err(name_taken());
     }
-    start_session(&state, &user).await
+    let inserted = sqlx::query(
+        "INSERT INTO users (id, name, name_key, pass_hash, created) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(&user.id)
+    .bind(&user.name)
+    .bind(&key)
+    .bind(&hash)
+    .bind(now())
+    .execute(tx.conn())
+    .await;
+    match inserted {
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(name_taken()),
+        Err(e) => return Err(e.into()),
+        Ok(_) => {}
+    }
+    let token = insert_session(&mut tx, &user).await?;
+    tx.commit().await?;
+    Ok(session_answer(&state, &user, &token))
 }
 
-/// `POST /api/login`
+/// `POST /api/login` (the limits: [`Limiter`])
 pub async fn login(
     State(state): State<AppState>,
     ClientAddr(addr): ClientAddr,
@@ -307,62 +455,85 @@ pub async fn login(
 ) -> ApiResult<Response> {
     check_csrf(&headers)?;
     let c: Credentials = parse_body(&body)?;
-    let keys = vec![
-        format!("name:{}", c.name.to_lowercase()),
-        format!("addr:{}", addr.map(|a| a.to_string()).unwrap_or_default()),
-    ];
-    if state.limiter.blocked(&keys) {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            "too many failed log-ins; wait a few minutes",
-        ));
-    }
-    let row = sqlx::query("SELECT id, pass_hash FROM users WHERE name = $1")
-        .bind(&c.name)
-        .fetch_optional(&state.db)
-        .await?;
-    let stored: Option<(String, String)> = match row {
-        Some(r) => Some((r.try_get(0)?, r.try_get(1)?)),
-        None => None,
+    let key = name_key(&c.name);
+    let addr = addr.map(|a| a.to_string()).unwrap_or_default();
+    let attempt = state.limiter.begin(&key, &addr).map_err(|wait| {
+        ApiError::rate_limited(format!(
+            "too many log-in attempts for this name from this address; try again in {} s",
+            wait.as_secs().max(1)
+        ))
+    })?;
+    let rows = match sqlx::query("SELECT id, name, pass_hash FROM users WHERE name_key = $1")
+        .bind(&key)
+        .fetch_all(&state.db.pool)
+        .await
+    {
+        Ok(rows) => rows,
+        Err(e) => {
+            state.limiter.take_back(attempt);
+            return Err(e.into());
+        }
     };
+    let mut found: Vec<(String, String, String)> = rows
+        .iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+        .collect::<Result<_, sqlx::Error>>()?;
+    // Names that clashed before names were unique without regard to case: the exact one.
+    found.sort_by_key(|(_, name, _)| *name != c.name);
+    let stored = found.into_iter().next();
+    if !attempt.delay.is_zero() {
+        tokio::time::sleep(attempt.delay).await;
+    }
     let password = c.password.clone();
-    let hash = stored.as_ref().map(|s| s.1.clone());
-    let ok = tokio::task::spawn_blocking(move || match hash {
-        Some(h) => PasswordHash::new(&h)
+    // Unknown names are checked against a dummy hash: the answer takes as long either way.
+    let hash = stored
+        .as_ref()
+        .map_or_else(|| dummy_hash().to_string(), |s| s.2.clone());
+    let known = stored.is_some();
+    let ok = tokio::task::spawn_blocking(move || {
+        let ok = PasswordHash::new(&hash)
             .map(|parsed| {
                 Argon2::default()
                     .verify_password(password.as_bytes(), &parsed)
                     .is_ok()
             })
-            .unwrap_or(false),
-        None => false,
+            .unwrap_or(false);
+        ok && known
     })
     .await
     .map_err(ApiError::internal)?;
-    match (ok, stored) {
-        (true, Some((id, _))) => start_session(&state, &User { id, name: c.name }).await,
-        _ => {
-            state.limiter.fail(&keys);
-            Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "unauthenticated",
-                "wrong name or password",
-            ))
-        }
+    let Some((id, name, _)) = stored.filter(|_| ok) else {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthenticated",
+            "wrong name or password",
+        ));
+    };
+    let user = User { id, name };
+    let stored_session = async {
+        let mut tx = state.db.begin_write().await?;
+        let token = insert_session(&mut tx, &user).await?;
+        tx.commit().await?;
+        Ok::<_, ApiError>(token)
     }
+    .await;
+    state.limiter.take_back(attempt);
+    Ok(session_answer(&state, &user, &stored_session?))
 }
 
-/// `POST /api/logout`
+/// `POST /api/logout`: the session is deleted before the answer says so; if the database
+/// cannot be written, the answer is 503 and the session stays as it was.
 pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
     check_csrf(&headers)?;
     if let Some(token) = cookie(&headers, SESSION_COOKIE) {
+        let mut tx = state.db.begin_write().await?;
         sqlx::query("DELETE FROM sessions WHERE token = $1")
             .bind(hash_token(&token))
-            .execute(&state.db)
+            .execute(tx.conn())
             .await?;
+        tx.commit().await?;
     }
-    let mut response = Json(json!({"ok": true})).into_response();
+    let mut response = with_new_csrf(&state, json!({"ok": true}));
     response
         .headers_mut()
         .append(SET_COOKIE, session_cookie(&state, "", 0));

@@ -36,6 +36,20 @@ impl ApiError {
     pub fn internal(m: impl std::fmt::Display) -> Self {
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", m.to_string())
     }
+    /// The database could not be read or written (a full disk, a lock held too long, a lost
+    /// connection): nothing was changed, and the same request may succeed later.
+    pub fn unavailable(detail: impl std::fmt::Display) -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            format!(
+                "the server cannot store changes right now ({detail}); nothing was changed: try again shortly"
+            ),
+        )
+    }
+    pub fn rate_limited(m: impl Into<String>) -> Self {
+        Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", m)
+    }
 }
 
 impl From<Error> for ApiError {
@@ -63,8 +77,23 @@ impl From<Error> for ApiError {
 }
 
 impl From<sqlx::Error> for ApiError {
+    /// A failure of the database itself (its disk, its lock, its connection) is 503: the
+    /// request was sound and may be sent again. A row that does not decode is a bug: 500.
     fn from(e: sqlx::Error) -> Self {
-        ApiError::internal(format!("database: {e}"))
+        use sqlx::Error as E;
+        match e {
+            E::Database(_)
+            | E::Io(_)
+            | E::Tls(_)
+            | E::Protocol(_)
+            | E::PoolTimedOut
+            | E::PoolClosed
+            | E::WorkerCrashed => {
+                eprintln!("muster serve: database: {e}");
+                ApiError::unavailable(e)
+            }
+            _ => ApiError::internal(format!("database: {e}")),
+        }
     }
 }
 

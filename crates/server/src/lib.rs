@@ -18,10 +18,10 @@ use futures_util::StreamExt;
 use muster_ai::Bots;
 use muster_core::Registry;
 use serde::de::DeserializeOwned;
-use sqlx::AnyPool;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::Mutex;
 
 /// Largest request body accepted.
@@ -35,40 +35,72 @@ pub struct Config {
     pub database: String,
     /// Mark cookies `Secure` (on by default; browsers accept them on localhost over HTTP).
     pub secure_cookies: bool,
+    /// How SQLite makes commits durable (`--sync`).
+    pub sync: db::Sync,
+    /// Connection and timing limits.
+    pub limits: Limits,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            database: "sqlite://muster.db".into(),
+            secure_cookies: true,
+            sync: db::Sync::Normal,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// What keeps slow or idle clients from holding the server's connections (docs/server.md,
+/// "Limits").
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// A request's headers must arrive within this time of the connection opening (or of the
+    /// previous answer, on a kept-alive connection).
+    pub header_timeout: Duration,
+    /// Each piece of a request body must arrive within this time of the previous one.
+    pub body_timeout: Duration,
+    /// Connections open at once; one more is answered 503 and closed.
+    pub max_connections: usize,
+    /// A WebSocket that answers nothing (not even a ping) for this long is closed.
+    pub socket_idle: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            max_connections: default_max_connections(),
+            socket_idle: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Connections at once: the process's file descriptor limit less a reserve for the database
+/// and the listener, so that the cap, not the operating system, refuses the extra ones.
+pub fn default_max_connections() -> usize {
+    let soft = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .unwrap_or(1024);
+    (soft.saturating_sub(64) as usize).clamp(16, 10_000)
 }
 
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
-    pub db: AnyPool,
+    pub db: db::Db,
     pub registry: Arc<Registry>,
     pub bots: Arc<Bots>,
     pub live: Arc<Mutex<HashMap<String, play::LiveRef>>>,
     pub limiter: Arc<auth::Limiter>,
+    pub reads: Arc<auth::ReadLimiter>,
+    pub replays: Arc<play::ReplayCache>,
+    /// Games whose bot task is running (so that none is started twice).
+    pub bot_tasks: Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
     pub config: Arc<Config>,
-    /// SQLite allows one writer at a time; queueing writers here, in order, avoids SQLite's
-    /// sleep-and-retry on a busy database (PostgreSQL needs no such queue).
-    pub writer: Option<Arc<Mutex<()>>>,
-}
-
-impl AppState {
-    /// Begins a write transaction, queued behind other writers on SQLite.
-    pub async fn begin_write(
-        &self,
-    ) -> Result<
-        (
-            Option<tokio::sync::OwnedMutexGuard<()>>,
-            sqlx::Transaction<'static, sqlx::Any>,
-        ),
-        sqlx::Error,
-    > {
-        let guard = match &self.writer {
-            Some(w) => Some(w.clone().lock_owned().await),
-            None => None,
-        };
-        let tx = self.db.begin().await?;
-        Ok((guard, tx))
-    }
 }
 
 /// Seconds since 1970 (server bookkeeping only; rules code never reads a clock).
@@ -96,9 +128,10 @@ fn too_large() -> ApiError {
 /// A request body of at most [`MAX_BODY`] bytes; larger bodies get a JSON 413.
 pub struct Body(pub axum::body::Bytes);
 
-impl<S: Send + Sync> FromRequest<S> for Body {
+impl FromRequest<AppState> for Body {
     type Rejection = ApiError;
-    async fn from_request(req: Request, _state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let patience = state.config.limits.body_timeout;
         let declared = req
             .headers()
             .get(axum::http::header::CONTENT_LENGTH)
@@ -110,7 +143,15 @@ impl<S: Send + Sync> FromRequest<S> for Body {
         let mut stream = req.into_body().into_data_stream();
         let mut body = Vec::new();
         let mut seen = 0usize;
-        while let Some(chunk) = stream.next().await {
+        loop {
+            let Ok(next) = tokio::time::timeout(patience, stream.next()).await else {
+                return Err(ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "timeout",
+                    format!("the request body stalled for over {} s", patience.as_secs()),
+                ));
+            };
+            let Some(chunk) = next else { break };
             let chunk = chunk.map_err(|e| {
                 ApiError::bad_request(format!("could not read the request body: {e}"))
             })?;
@@ -137,20 +178,27 @@ pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> ApiResult<T> {
 
 /// Opens the database and builds the shared state.
 pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<AppState, String> {
-    let db = db::open(&config.database)
+    let db = db::open(&config.database, config.sync)
         .await
         .map_err(|e| format!("{}: {e}", config.database))?;
-    let writer = config
-        .database
-        .starts_with("sqlite:")
-        .then(|| Arc::new(Mutex::new(())));
+    let clashes = db::ensure_unique_names(&db)
+        .await
+        .map_err(|e| format!("{}: {e}", config.database))?;
+    for names in clashes {
+        eprintln!(
+            "muster serve: the accounts {} differ only in case; names are unique without regard to case, so rename all but one (set name and name_key = LOWER(name) in users) and restart",
+            names.join(", ")
+        );
+    }
     Ok(AppState {
-        writer,
         db,
         registry: Arc::new(registry),
         bots: Arc::new(bots),
         live: Arc::new(Mutex::new(HashMap::new())),
         limiter: Arc::new(auth::Limiter::default()),
+        reads: Arc::new(auth::ReadLimiter::default()),
+        replays: Arc::new(play::ReplayCache::default()),
+        bot_tasks: Arc::default(),
         config: Arc::new(config),
     })
 }
@@ -179,10 +227,12 @@ pub fn app(state: AppState) -> Router {
         .route("/app.js", get(web::app_js))
         .route("/app.css", get(web::app_css))
         .fallback(web::not_found)
+        .method_not_allowed_fallback(web::method_not_allowed)
+        .layer(axum::middleware::map_response(web::security_headers))
         .with_state(state)
 }
 
-/// Runs the server until the process ends.
+/// Runs the server until the process ends: start-up checks, then [`serve_on`].
 pub async fn serve(config: Config, registry: Registry, bots: Bots) -> Result<(), String> {
     let addr = config.addr;
     if config.secure_cookies && !addr.ip().is_loopback() {
@@ -191,12 +241,14 @@ pub async fn serve(config: Config, registry: Registry, bots: Bots) -> Result<(),
         );
     }
     let state = state(config, registry, bots).await?;
-    let resume = state.clone();
-    tokio::spawn(async move {
-        if let Err(e) = play::resume_bots(&resume).await {
-            eprintln!("muster serve: resuming bots: {}", e.message);
-        }
-    });
+    if let Some(warning) = state
+        .db
+        .check_writable()
+        .await
+        .map_err(|e| format!("{}: {e}", state.config.database))?
+    {
+        eprintln!("muster serve: warning: {warning}");
+    }
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("{addr}: {e}"))?;
@@ -204,10 +256,151 @@ pub async fn serve(config: Config, registry: Registry, bots: Bots) -> Result<(),
         "muster serve: listening on http://{}",
         listener.local_addr().map_err(|e| e.to_string())?
     );
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .await
-    .map_err(|e| e.to_string())
+    serve_on(listener, state).await;
+    Ok(())
+}
+
+/// Serves the app on a bound listener with the limits of `state.config.limits`, and
+/// supervises the bots (resumed at once, then watched). Tests and the load test use this too.
+///
+/// At the connection cap, the oldest connection that is between requests (still sending its
+/// headers, or kept alive and idle) is closed to make room, so that stalled clients cannot
+/// starve the others; only when every connection is inside a request is the newcomer refused,
+/// with a JSON 503.
+pub async fn serve_on(listener: tokio::net::TcpListener, state: AppState) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tower::ServiceExt;
+    play::supervise_bots(state.clone());
+    let limits = state.config.limits.clone();
+    let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    let conns: Arc<std::sync::Mutex<Connections>> = Arc::default();
+    let router = app(state);
+    let mut next_id = 0u64;
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(c) => c,
+            Err(e) => {
+                // Out of descriptors, or a connection reset before it was taken: wait, go on.
+                eprintln!("muster serve: accept: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let slot = match slots.clone().try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                let evicted = conns
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .evict_oldest_idle();
+                let waited = if evicted {
+                    tokio::time::timeout(Duration::from_millis(200), slots.clone().acquire_owned())
+                        .await
+                        .ok()
+                        .and_then(Result::ok)
+                } else {
+                    None
+                };
+                match waited {
+                    Some(slot) => slot,
+                    None => {
+                        tokio::spawn(refuse_connection(stream));
+                        continue;
+                    }
+                }
+            }
+        };
+        next_id += 1;
+        let id = next_id;
+        let in_request = Arc::new(AtomicUsize::new(0));
+        let (kill, killed) = tokio::sync::oneshot::channel::<()>();
+        conns
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .open
+            .insert(id, (kill, in_request.clone()));
+        let router = router.clone();
+        let conns = conns.clone();
+        let header_timeout = limits.header_timeout;
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |mut req: hyper::Request<_>| {
+                req.extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
+                let busy = InRequest::new(in_request.clone());
+                let call = router.clone().oneshot(req.map(axum::body::Body::new));
+                async move {
+                    let answer = call.await;
+                    drop(busy);
+                    answer
+                }
+            });
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades();
+            tokio::select! {
+                _ = connection => {}
+                _ = killed => {}
+            }
+            conns
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .open
+                .remove(&id);
+            drop(slot);
+        });
+    }
+
+    /// Open connections, oldest first: how to close each, and how many requests it is serving.
+    #[derive(Default)]
+    struct Connections {
+        open: std::collections::BTreeMap<u64, (tokio::sync::oneshot::Sender<()>, Arc<AtomicUsize>)>,
+    }
+
+    impl Connections {
+        fn evict_oldest_idle(&mut self) -> bool {
+            let Some(id) = self
+                .open
+                .iter()
+                .find(|(_, (_, n))| n.load(Ordering::Relaxed) == 0)
+                .map(|(id, _)| *id)
+            else {
+                return false;
+            };
+            if let Some((kill, _)) = self.open.remove(&id) {
+                let _ = kill.send(());
+            }
+            true
+        }
+    }
+
+    /// Counts a request in progress on its connection while it lives.
+    struct InRequest(Arc<AtomicUsize>);
+
+    impl InRequest {
+        fn new(n: Arc<AtomicUsize>) -> Self {
+            n.fetch_add(1, Ordering::Relaxed);
+            InRequest(n)
+        }
+    }
+
+    impl Drop for InRequest {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The answer to a connection over the cap: a JSON 503, then the connection closes.
+async fn refuse_connection(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    let body = r#"{"ok":false,"error":{"kind":"busy","message":"the server has too many open connections; try again in a moment"}}"#;
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(2), stream.write_all(answer.as_bytes())).await;
 }

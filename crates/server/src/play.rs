@@ -2,7 +2,7 @@
 //! seat), undo, bots moving on the server, persistence (one transaction per action), live
 //! updates over WebSocket, replays of finished games.
 
-use crate::auth::{MaybeUser, RequireUser, User, check_csrf, random_token, random_u64};
+use crate::auth::{ClientAddr, MaybeUser, RequireUser, User, check_csrf, random_token, random_u64};
 use crate::error::{ApiError, ApiResult};
 use crate::{AppState, Body, now, parse_body};
 use axum::Json;
@@ -15,6 +15,7 @@ use muster_core::{Match, Options, Record, RecordedAction};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sqlx::Row;
+use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::{Mutex, broadcast};
 
@@ -112,7 +113,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         "SELECT game, scenario, options, seed, status, version, snapshot, invite FROM games WHERE id = $1",
     )
     .bind(id)
-    .fetch_optional(&state.db)
+    .fetch_optional(&state.db.pool)
     .await?
     .ok_or_else(|| ApiError::not_found(format!("no game {id:?}")))?;
     let (game, scenario, options, seed, status, version, snapshot): (
@@ -136,7 +137,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
     let options: Options = serde_json::from_str(&options).map_err(ApiError::internal)?;
     let actions = sqlx::query("SELECT side, action FROM actions WHERE game_id = $1 ORDER BY idx")
         .bind(id)
-        .fetch_all(&state.db)
+        .fetch_all(&state.db.pool)
         .await?;
     let record = Record {
         format: muster_core::record::RECORD_FORMAT.into(),
@@ -192,11 +193,14 @@ pub async fn resume_bots(state: &AppState) -> ApiResult<usize> {
         "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id AND s.side = g.to_act
          WHERE g.status = 'active' AND s.bot IS NOT NULL",
     )
-    .fetch_all(&state.db)
+    .fetch_all(&state.db.pool)
     .await?;
     for r in &rows {
         let id: String = r.try_get(0)?;
-        live(state, &id).await?;
+        if let Err(e) = live(state, &id).await {
+            // One game that cannot be loaded must not keep the others' bots waiting.
+            eprintln!("muster serve: game {id}: cannot be loaded: {}", e.message);
+        }
     }
     Ok(rows.len())
 }
@@ -206,7 +210,7 @@ async fn load_seats(state: &AppState, id: &str) -> ApiResult<Vec<Seat>> {
         "SELECT s.side, s.user_id, u.name, s.bot FROM seats s LEFT JOIN users u ON u.id = s.user_id WHERE s.game_id = $1 ORDER BY s.side",
     )
     .bind(id)
-    .fetch_all(&state.db)
+    .fetch_all(&state.db.pool)
     .await?;
     Ok(rows
         .iter()
@@ -233,12 +237,12 @@ async fn persist(
 ) -> ApiResult<()> {
     let before = live.m.record().actions.len();
     let record = next.record();
-    let (_writer, mut tx) = state.begin_write().await?;
+    let mut tx = state.db.begin_write().await?;
     if undo {
         sqlx::query("DELETE FROM actions WHERE game_id = $1 AND idx = $2")
             .bind(&live.id)
             .bind(before as i64 - 1)
-            .execute(&mut *tx)
+            .execute(tx.conn())
             .await?;
     } else {
         for (i, a) in record.actions.iter().enumerate().skip(before) {
@@ -250,7 +254,7 @@ async fn persist(
             .bind(&a.side)
             .bind(&a.action)
             .bind(now())
-            .execute(&mut *tx)
+            .execute(tx.conn())
             .await?;
         }
     }
@@ -275,7 +279,7 @@ async fn persist(
     .bind(now())
     .bind(&live.id)
     .bind(live.version)
-    .execute(&mut *tx)
+    .execute(tx.conn())
     .await?;
     if updated.rows_affected() != 1 {
         return Err(ApiError::new(
@@ -292,37 +296,146 @@ async fn persist(
     Ok(())
 }
 
-/// Lets bots play while it is a bot's decision.
+/// The wait before the `n`th retry of a bot turn that failed: 0.25 s, doubling, at most 30 s.
+pub fn bot_backoff(n: u32) -> std::time::Duration {
+    std::time::Duration::from_millis(250)
+        .saturating_mul(2u32.saturating_pow(n.min(8)))
+        .min(std::time::Duration::from_secs(30))
+}
+
+/// Lets bots play while it is a bot's decision: starts the game's bot task unless one runs.
 pub fn spawn_bots(state: AppState, id: String) {
+    {
+        let mut tasks = state.bot_tasks.lock().unwrap_or_else(|p| p.into_inner());
+        if !tasks.insert(id.clone()) {
+            return;
+        }
+    }
+    tokio::spawn(async move { run_bots(&state, &id).await });
+}
+
+/// The bot task of one game. It ends only when no bot is to act (checked under the game's
+/// lock, and taken off `bot_tasks` under it, so that a player's move that hands over to a bot
+/// always finds either this task still running or none). Every failure (a search that
+/// panicked, a write the database refused) is logged and retried with [`bot_backoff`]; the
+/// supervisor restarts a task that vanished.
+async fn run_bots(state: &AppState, id: &str) {
+    let done = || {
+        let mut tasks = state.bot_tasks.lock().unwrap_or_else(|p| p.into_inner());
+        tasks.remove(id);
+    };
+    let mut failures = 0u32;
+    let mut chosen: Option<(i64, String)> = None;
+    loop {
+        if failures > 0 {
+            tokio::time::sleep(bot_backoff(failures - 1)).await;
+        }
+        let Ok(live) = live_cached(state, id).await else {
+            done();
+            return;
+        };
+        let (snapshot, side, level, version, seed) = {
+            let l = live.lock().await;
+            let Some((side, level)) = l.bot_to_act() else {
+                done();
+                return;
+            };
+            (l.m.clone_box(), side, level, l.version, l.seed)
+        };
+        let action = match chosen.take() {
+            Some((v, action)) if v == version => action,
+            _ => {
+                let bots = state.bots.clone();
+                let decision_seed = seed ^ (version as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let choice = tokio::task::spawn_blocking(move || {
+                    bots.choose(snapshot.as_ref(), level, decision_seed)
+                })
+                .await;
+                match choice {
+                    Ok(Ok(action)) => action,
+                    Ok(Err(e)) => {
+                        failures += 1;
+                        eprintln!(
+                            "muster serve: game {id}: the {} bot found no move: {} (try {failures})",
+                            level.id(),
+                            e.message
+                        );
+                        continue;
+                    }
+                    Err(e) => {
+                        failures += 1;
+                        eprintln!(
+                            "muster serve: game {id}: the {} bot's search failed: {e} (try {failures})",
+                            level.id()
+                        );
+                        continue;
+                    }
+                }
+            }
+        };
+        let mut l = live.lock().await;
+        if l.version != version {
+            continue; // something changed while the bot thought: think again
+        }
+        let mut next = l.m.clone_box();
+        if let Err(e) = next.act(Some(&side), &action) {
+            failures += 1;
+            eprintln!(
+                "muster serve: game {id}: the bot's move {action:?} was refused: {} (try {failures})",
+                e.message
+            );
+            continue;
+        }
+        match persist(state, &mut l, next, false).await {
+            Ok(()) => failures = 0,
+            Err(e) => {
+                failures += 1;
+                eprintln!(
+                    "muster serve: game {id}: the bot's move could not be stored: {} (try {failures}; retrying)",
+                    e.message
+                );
+                chosen = Some((version, action));
+            }
+        }
+    }
+}
+
+/// How often the supervisor looks for games waiting on a bot that nobody runs.
+pub const BOT_WATCH: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Resumes every stored game with a bot to act (retrying while the database fails), then
+/// every [`BOT_WATCH`] starts the bot task of any game in memory that waits on a bot and has
+/// none: a game never waits on a bot that nobody is running.
+pub fn supervise_bots(state: AppState) {
     tokio::spawn(async move {
+        let mut tries = 0;
         loop {
-            let Ok(live) = live_cached(&state, &id).await else {
-                return;
-            };
-            let (snapshot, side, level, version, seed) = {
-                let l = live.lock().await;
-                let Some((side, level)) = l.bot_to_act() else {
-                    return;
+            match resume_bots(&state).await {
+                Ok(_) => break,
+                Err(e) => {
+                    eprintln!("muster serve: resuming bots: {} (retrying)", e.message);
+                    tokio::time::sleep(bot_backoff(tries)).await;
+                    tries += 1;
+                }
+            }
+        }
+        loop {
+            tokio::time::sleep(BOT_WATCH).await;
+            let games: Vec<(String, LiveRef)> = state
+                .live
+                .lock()
+                .await
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            for (id, live) in games {
+                let waiting = match live.try_lock() {
+                    Ok(l) => l.bot_to_act().is_some(),
+                    Err(_) => false, // busy: a move is being made, or the bot task holds it
                 };
-                (l.m.clone_box(), side, level, l.version, l.seed)
-            };
-            let bots = state.bots.clone();
-            let decision_seed = seed ^ (version as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let choice = tokio::task::spawn_blocking(move || {
-                bots.choose(snapshot.as_ref(), level, decision_seed)
-            })
-            .await;
-            let Ok(Ok(action)) = choice else { return };
-            let mut l = live.lock().await;
-            if l.version != version {
-                continue; // something changed while the bot thought: think again
-            }
-            let mut next = l.m.clone_box();
-            if next.act(Some(&side), &action).is_err() {
-                return;
-            }
-            if persist(&state, &mut l, next, false).await.is_err() {
-                return;
+                if waiting {
+                    spawn_bots(state.clone(), id);
+                }
             }
         }
     });
@@ -438,7 +551,7 @@ async fn start_game(
     let status = if open { "open" } else { "active" };
     let id = random_token()[..16].to_string();
     let record = m.record();
-    let (_writer, mut tx) = state.begin_write().await?;
+    let mut tx = state.db.begin_write().await?;
     sqlx::query(
         "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, to_act, winner, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, NULL, $10, $10)",
     )
@@ -452,7 +565,7 @@ async fn start_game(
     .bind(m.position().to_string())
     .bind(m.to_act())
     .bind(now())
-    .execute(&mut *tx)
+    .execute(tx.conn())
     .await?;
     for s in &seats {
         sqlx::query("INSERT INTO seats (game_id, side, user_id, bot) VALUES ($1, $2, $3, $4)")
@@ -460,7 +573,7 @@ async fn start_game(
             .bind(&s.side)
             .bind(&s.user_id)
             .bind(s.bot.map(|l| l.id().to_string()))
-            .execute(&mut *tx)
+            .execute(tx.conn())
             .await?;
     }
     tx.commit().await?;
@@ -623,7 +736,7 @@ pub async fn join(
     if let Some(given) = &b.invite {
         let stored: Option<String> = sqlx::query("SELECT invite FROM games WHERE id = $1")
             .bind(&id)
-            .fetch_one(&state.db)
+            .fetch_one(&state.db.pool)
             .await?
             .try_get(0)?;
         if stored.as_deref() != Some(given.as_str()) {
@@ -663,18 +776,18 @@ pub async fn join(
         .count()
         == 1;
     let status = if full { "active" } else { "open" };
-    let (_writer, mut tx) = state.begin_write().await?;
+    let mut tx = state.db.begin_write().await?;
     sqlx::query("UPDATE seats SET user_id = $1 WHERE game_id = $2 AND side = $3")
         .bind(&user.id)
         .bind(&id)
         .bind(&l.seats[i].side)
-        .execute(&mut *tx)
+        .execute(tx.conn())
         .await?;
     sqlx::query("UPDATE games SET status = $1, version = version + 1, updated = $2 WHERE id = $3")
         .bind(status)
         .bind(now())
         .bind(&id)
-        .execute(&mut *tx)
+        .execute(tx.conn())
         .await?;
     tx.commit().await?;
     l.seats[i].user_id = Some(user.id.clone());
@@ -718,7 +831,9 @@ pub async fn rematch(
 pub async fn record(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    ClientAddr(addr): ClientAddr,
 ) -> ApiResult<Json<Value>> {
+    state.reads.check(addr)?;
     let live = live(&state, &id).await?;
     let l = live.lock().await;
     if l.status != "finished" {
@@ -731,12 +846,87 @@ pub async fn record(
     ))
 }
 
+/// Finished games' replays, computed once and kept as their JSON, up to [`REPLAY_CACHE_BYTES`]
+/// (the oldest go first). A finished game never changes, so its replay never goes stale.
+#[derive(Default)]
+pub struct ReplayCache {
+    inner: std::sync::Mutex<ReplayEntries>,
+    /// One replay computed at a time: a burst of requests for long games cannot take every core.
+    computing: tokio::sync::Mutex<()>,
+}
+
+#[derive(Default)]
+struct ReplayEntries {
+    by_id: HashMap<String, axum::body::Bytes>,
+    order: std::collections::VecDeque<String>,
+    bytes: usize,
+}
+
+/// What the replay cache may hold.
+pub const REPLAY_CACHE_BYTES: usize = 64 * 1024 * 1024;
+
+impl ReplayCache {
+    fn get(&self, id: &str) -> Option<axum::body::Bytes> {
+        let e = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        e.by_id.get(id).cloned()
+    }
+
+    fn put(&self, id: &str, json: axum::body::Bytes) {
+        let mut e = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        if json.len() > REPLAY_CACHE_BYTES || e.by_id.contains_key(id) {
+            return;
+        }
+        while e.bytes + json.len() > REPLAY_CACHE_BYTES {
+            let Some(old) = e.order.pop_front() else {
+                break;
+            };
+            if let Some(b) = e.by_id.remove(&old) {
+                e.bytes -= b.len();
+            }
+        }
+        e.bytes += json.len();
+        e.order.push_back(id.to_string());
+        e.by_id.insert(id.to_string(), json);
+    }
+
+    /// How many replays are held (for the tests).
+    pub fn len(&self) -> usize {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .by_id
+            .len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+fn json_bytes(body: axum::body::Bytes) -> Response {
+    use axum::response::IntoResponse;
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
+}
+
 /// `GET /api/games/{id}/replay`: once the game is over, the public view after every action,
-/// for the replay viewer (step forward and back, jump to a turn).
+/// for the replay viewer (step forward and back, jump to a turn). Computed once per game
+/// ([`ReplayCache`]); limited per address ([`crate::auth::ReadLimiter`]).
 pub async fn replay(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+    ClientAddr(addr): ClientAddr,
+) -> ApiResult<Response> {
+    state.reads.check(addr)?;
+    if let Some(json) = state.replays.get(&id) {
+        return Ok(json_bytes(json));
+    }
     let record = {
         let live = live(&state, &id).await?;
         let l = live.lock().await;
@@ -747,8 +937,12 @@ pub async fn replay(
         }
         l.m.record()
     };
+    let _one_at_a_time = state.replays.computing.lock().await;
+    if let Some(json) = state.replays.get(&id) {
+        return Ok(json_bytes(json));
+    }
     let registry = state.registry.clone();
-    let steps = tokio::task::spawn_blocking(move || -> ApiResult<Vec<Value>> {
+    let json = tokio::task::spawn_blocking(move || -> ApiResult<Vec<u8>> {
         let seed = record
             .seed
             .ok_or_else(|| ApiError::internal("a stored game without a seed"))?;
@@ -767,11 +961,13 @@ pub async fn replay(
             m.act(Some(&a.side), &a.action)?;
             steps.push(step(m.as_ref(), Some(a))?);
         }
-        Ok(steps)
+        serde_json::to_vec(&json!({"steps": steps})).map_err(ApiError::internal)
     })
     .await
     .map_err(ApiError::internal)??;
-    Ok(Json(json!({"steps": steps})))
+    let json = axum::body::Bytes::from(json);
+    state.replays.put(&id, json.clone());
+    Ok(json_bytes(json))
 }
 
 /// `GET /api/lobby`
@@ -786,7 +982,7 @@ pub async fn lobby(
          ORDER BY g.updated DESC LIMIT 500",
     )
     .bind(&uid)
-    .fetch_all(&state.db)
+    .fetch_all(&state.db.pool)
     .await?;
     let (mut open, mut mine, mut finished) = (Vec::new(), Vec::new(), Vec::new());
     for r in rows {
@@ -826,21 +1022,55 @@ pub async fn lobby(
 pub async fn ws(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "not_websocket",
+            format!("this address speaks WebSocket only: {e}"),
+        )
+    })?;
     let live = live(&state, &id).await?;
     let (rx, version) = {
         let l = live.lock().await;
         (l.tx.subscribe(), l.version)
     };
-    Ok(upgrade.on_upgrade(move |socket| follow(socket, rx, version)))
+    let idle = state.config.limits.socket_idle;
+    Ok(upgrade.on_upgrade(move |socket| follow(socket, rx, version, idle)))
 }
 
-async fn follow(mut socket: WebSocket, mut rx: broadcast::Receiver<i64>, version: i64) {
+/// Sends one message, giving up on a client that does not read within `patience`.
+async fn send_within(
+    socket: &mut WebSocket,
+    msg: Message,
+    patience: std::time::Duration,
+) -> Result<(), ()> {
+    match tokio::time::timeout(patience, socket.send(msg)).await {
+        Ok(Ok(())) => Ok(()),
+        _ => Err(()),
+    }
+}
+
+/// Follows a game for one socket: an update on every change, a ping every third of `idle`;
+/// a client that answers nothing (no pong, no message) for `idle`, or does not take what is
+/// sent within `idle`, is disconnected.
+async fn follow(
+    mut socket: WebSocket,
+    mut rx: broadcast::Receiver<i64>,
+    version: i64,
+    idle: std::time::Duration,
+) {
     let hello = json!({"type": "update", "version": version}).to_string();
-    if socket.send(Message::Text(hello.into())).await.is_err() {
+    if send_within(&mut socket, Message::Text(hello.into()), idle)
+        .await
+        .is_err()
+    {
         return;
     }
+    let mut heard = tokio::time::Instant::now();
+    let mut ping = tokio::time::interval(idle / 3);
+    ping.tick().await;
     loop {
         tokio::select! {
             update = rx.recv() => {
@@ -850,14 +1080,23 @@ async fn follow(mut socket: WebSocket, mut rx: broadcast::Receiver<i64>, version
                     Err(_) => return,
                 };
                 let msg = json!({"type": "update", "version": v}).to_string();
-                if socket.send(Message::Text(msg.into())).await.is_err() {
+                if send_within(&mut socket, Message::Text(msg.into()), idle).await.is_err() {
                     return;
                 }
             }
             incoming = socket.recv() => {
                 match incoming {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                    _ => {}
+                    Some(Ok(_)) => heard = tokio::time::Instant::now(),
+                }
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() >= idle {
+                    let _ = send_within(&mut socket, Message::Close(None), idle / 3).await;
+                    return;
+                }
+                if send_within(&mut socket, Message::Ping(Vec::new().into()), idle).await.is_err() {
+                    return;
                 }
             }
         }

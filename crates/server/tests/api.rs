@@ -1,165 +1,15 @@
-//! The play server's HTTP API against SQLite and PostgreSQL: accounts, CSRF, rate limiting,
-//! creating and playing games, and every kind of bad request refused with a clear error and
-//! the game unchanged; views that never carry the other side's secrets or the seed.
+//! The play server's HTTP API against SQLite and PostgreSQL: accounts, CSRF, creating and
+//! playing games, and every kind of bad request refused with a clear error and the game
+//! unchanged; views that never carry the other side's secrets or the seed. (Faults and abuse:
+//! `faults.rs`.)
 
-use muster_server::testing::TempPostgres;
-use muster_server::{Config, DRAIN_LIMIT, MAX_BODY, app, state};
+mod common;
+
+use common::*;
+use muster_server::{DRAIN_LIMIT, MAX_BODY};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
-use std::sync::OnceLock;
-
-fn registry() -> muster_core::Registry {
-    let mut r = muster_core::Registry::new();
-    r.add(muster_battles::Battles::new().unwrap());
-    r
-}
-
-fn bots() -> muster_ai::Bots {
-    let mut b = muster_ai::Bots::new();
-    b.add::<muster_battles::Battles>();
-    b
-}
-
-/// One PostgreSQL cluster for the whole test binary; each server gets its own database.
-fn postgres() -> &'static TempPostgres {
-    static PG: OnceLock<TempPostgres> = OnceLock::new();
-    PG.get_or_init(|| {
-        TempPostgres::start().unwrap_or_else(|e| panic!("PostgreSQL for the tests: {e}"))
-    })
-}
-
-/// The databases every test runs against.
-async fn databases() -> Vec<String> {
-    let file = std::env::temp_dir().join(format!(
-        "muster-api-{}-{}.db",
-        std::process::id(),
-        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let pg = tokio::task::spawn_blocking(postgres).await.unwrap();
-    vec![
-        format!("sqlite://{}", file.display()),
-        pg.database().await.unwrap(),
-    ]
-}
-
-static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-
-/// Starts a server on a free port.
-async fn server(database: &str) -> SocketAddr {
-    let config = Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: database.to_string(),
-        secure_cookies: false,
-    };
-    let st = state(config, registry(), bots()).await.unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app(st).into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap()
-    });
-    addr
-}
-
-/// A browser-like client: a cookie jar and the CSRF token.
-struct Client {
-    http: reqwest::Client,
-    base: String,
-    csrf: String,
-}
-
-impl Client {
-    async fn new(addr: SocketAddr) -> Client {
-        let http = reqwest::Client::builder()
-            .cookie_store(true)
-            .build()
-            .unwrap();
-        let base = format!("http://{addr}");
-        let s: Value = http
-            .get(format!("{base}/api/session"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        Client {
-            http,
-            base,
-            csrf: s["csrf"].as_str().unwrap().to_string(),
-        }
-    }
-
-    async fn get(&self, path: &str) -> (StatusCode, Value) {
-        let r = self
-            .http
-            .get(format!("{}{path}", self.base))
-            .send()
-            .await
-            .unwrap();
-        let status = r.status();
-        (status, r.json().await.unwrap_or(Value::Null))
-    }
-
-    async fn post_raw(&self, path: &str, body: Vec<u8>, csrf: Option<&str>) -> (StatusCode, Value) {
-        let mut req = self.http.post(format!("{}{path}", self.base)).body(body);
-        if let Some(c) = csrf {
-            req = req.header("X-CSRF-Token", c);
-        }
-        let r = req.send().await.unwrap();
-        let status = r.status();
-        (status, r.json().await.unwrap_or(Value::Null))
-    }
-
-    async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
-        let csrf = self.csrf.clone();
-        self.post_raw(path, body.to_string().into_bytes(), Some(&csrf))
-            .await
-    }
-
-    async fn signup(addr: SocketAddr, name: &str) -> Client {
-        let c = Client::new(addr).await;
-        let (status, v) = c
-            .post(
-                "/api/signup",
-                json!({"name": name, "password": "correct horse"}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        c
-    }
-
-    /// Creates a game against a bot and waits until it is this player's decision.
-    async fn game_vs_bot(&self, scenario: &str, side: &str, level: &str) -> String {
-        let (status, v) = self
-            .post("/api/games", json!({"game": "battles", "scenario": scenario, "side": side, "opponent": "bot", "level": level}))
-            .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        let id = v["id"].as_str().unwrap().to_string();
-        self.wait_my_turn(&id).await;
-        id
-    }
-
-    async fn wait_my_turn(&self, id: &str) -> Value {
-        for _ in 0..400 {
-            let (_, g) = self.get(&format!("/api/games/{id}")).await;
-            if g["to_act"] == g["my_side"] || g["status"] == "finished" {
-                return g;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-        }
-        panic!("the bot did not move");
-    }
-}
-
-fn kind(v: &Value) -> &str {
-    v["error"]["kind"].as_str().unwrap_or("")
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn signup_login_logout_and_wrong_passwords() {
@@ -214,33 +64,6 @@ async fn signup_login_logout_and_wrong_passwords() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn login_is_rate_limited() {
-    let addr = server(&databases().await[0]).await;
-    Client::signup(addr, "carol").await;
-    let c = Client::new(addr).await;
-    for _ in 0..muster_server::auth::MAX_FAILURES {
-        let (status, _) = c
-            .post(
-                "/api/login",
-                json!({"name": "carol", "password": "nope nope"}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::UNAUTHORIZED);
-    }
-    // Now even the right password waits.
-    let (status, v) = c
-        .post(
-            "/api/login",
-            json!({"name": "carol", "password": "correct horse"}),
-        )
-        .await;
-    assert_eq!(
-        (status, kind(&v)),
-        (StatusCode::TOO_MANY_REQUESTS, "rate_limited")
-    );
-}
-
 /// A server on `db` with Alice signed up and playing Freeman's Farm against the random bot:
 /// the server's address, her client, the game's path and its state as she sees it.
 async fn alice_in_a_game(db: &str) -> (SocketAddr, Client, String, Value) {
@@ -292,7 +115,7 @@ async fn bad_requests_are_refused_and_change_nothing() {
                 StatusCode::BAD_REQUEST,
                 "bad_request",
                 alice
-                    .post_raw(&act, b"{not json".to_vec(), Some(&alice.csrf.clone()))
+                    .post_raw(&act, b"{not json".to_vec(), Some(&alice.csrf()))
                     .await,
             ),
             (
@@ -310,7 +133,7 @@ async fn bad_requests_are_refused_and_change_nothing() {
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "too_large",
                 alice
-                    .post_raw(&act, vec![b' '; 200_000], Some(&alice.csrf.clone()))
+                    .post_raw(&act, vec![b' '; 200_000], Some(&alice.csrf()))
                     .await,
             ),
             // A wrong and a missing CSRF token.
@@ -373,7 +196,7 @@ async fn oversized_bodies_always_get_a_readable_refusal() {
     let db = databases().await.remove(0);
     let (_, alice, path, before) = alice_in_a_game(&db).await;
     let act = format!("{path}/act");
-    let csrf = alice.csrf.clone();
+    let csrf = alice.csrf();
     for size in [MAX_BODY + 1, 200_000, DRAIN_LIMIT].repeat(10) {
         let (status, body) = alice.post_raw(&act, vec![b' '; size], Some(&csrf)).await;
         assert_eq!(

@@ -280,6 +280,7 @@ function loginPage() {
           try {
             const r = await api("POST", kind === "signup" ? "/api/signup" : "/api/login", { name: name.value.trim(), password: pass.value });
             S.user = r.user;
+            if (r.csrf) S.csrf = r.csrf; // the token is rotated at log-in
             renderWho();
             const next = sessionStorage.getItem("muster-next") || "#/";
             sessionStorage.removeItem("muster-next");
