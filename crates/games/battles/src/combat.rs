@@ -361,32 +361,62 @@ fn after_attack(sc: &Scenario, s: &mut State, ev: &mut Vec<Event>) {
     }
 }
 
-/// The hexes a unit must retreat away from: for a defender, its attackers; for an attacker,
-/// the defender; for a unit hit by artillery, the enemy units within 3 hexes (§6.6, §8.2).
-fn away_from(sc: &Scenario, s: &State, u: u8) -> ArrayVec<Hex, { crate::data::MAX_UNITS }> {
+/// What a retreating unit must move away from (rulings B7).
+enum Away {
+    /// After combat (§6.6): the hexes of the units it fought, a defender's attackers or an
+    /// attacker's defender. The retreat hex must be farther from every one of them.
+    Fought(ArrayVec<Hex, { crate::data::MAX_UNITS }>),
+    /// After artillery fire (§8.2): the hexes of the firing side's units within 3 hexes.
+    Fire(ArrayVec<Hex, { crate::data::MAX_UNITS }>),
+}
+
+fn away_from(sc: &Scenario, s: &State, u: u8) -> Away {
     match &s.phase {
-        Phase::Retreat { battle, .. } if u == battle.target => battle
-            .attackers
-            .iter()
-            .filter_map(|&a| s.units[a as usize].hex())
-            .collect(),
+        Phase::Retreat { battle, .. } if u == battle.target => Away::Fought(
+            battle
+                .attackers
+                .iter()
+                .filter_map(|&a| s.units[a as usize].hex())
+                .collect(),
+        ),
         Phase::Retreat { battle, .. } => {
-            s.units[battle.target as usize].hex().into_iter().collect()
+            Away::Fought(s.units[battle.target as usize].hex().into_iter().collect())
         }
         _ => {
             let Some(h) = s.units[u as usize].hex() else {
-                return ArrayVec::new();
+                return Away::Fire(ArrayVec::new());
             };
-            on_map(sc, s, 1 - side_of(sc, u))
-                .filter(|&(_, x)| sc.map.distance(h, x) <= artillery::RANGE)
-                .map(|(_, x)| x)
-                .collect()
+            Away::Fire(
+                on_map(sc, s, 1 - side_of(sc, u))
+                    .filter(|&(_, x)| sc.map.distance(h, x) <= artillery::RANGE)
+                    .map(|(_, x)| x)
+                    .collect(),
+            )
         }
     }
 }
 
-/// §6.6: one hex, into an empty hex, farther from every unit it retreats from, and toward
-/// friendly units: among those hexes, the ones nearest a friendly unit (rulings B7).
+/// Is a step from `from` to `to` a move away, as B7 reads "away" for each kind of retreat?
+fn moves_away(sc: &Scenario, from: Hex, to: Hex, away: &Away) -> bool {
+    let d = |a: Hex, x: Hex| sc.map.distance(a, x);
+    match away {
+        // §6.6: farther from every unit it fought.
+        Away::Fought(units) => units.iter().all(|&x| d(to, x) > d(from, x)),
+        // §8.2: out of contact with every firing-side unit next to it (the printed example:
+        // "away from the defender"), no nearer to any firing-side unit within 3 hexes, and
+        // farther from at least one of them. Guns firing from both sides at range therefore
+        // leave a step to the side, which is a retreat from one and no nearer the other.
+        Away::Fire(units) => {
+            units.iter().all(|&x| {
+                let (before, after) = (d(from, x), d(to, x));
+                after >= before && (before > 1 || after > before)
+            }) && (units.is_empty() || units.iter().any(|&x| d(to, x) > d(from, x)))
+        }
+    }
+}
+
+/// §6.6: one hex, into an empty hex, away from what it retreats from (`moves_away`), and
+/// toward friendly units: among those hexes, the ones nearest a friendly unit (rulings B7).
 pub fn retreat_hexes(sc: &Scenario, s: &State, u: u8) -> ArrayVec<Hex, 6> {
     let mut out = ArrayVec::new();
     let Some(h) = s.units[u as usize].hex() else {
@@ -403,10 +433,7 @@ pub fn retreat_hexes(sc: &Scenario, s: &State, u: u8) -> ArrayVec<Hex, 6> {
         if !sc.map.passable(n) || !board.empty(n) {
             continue;
         }
-        if away
-            .iter()
-            .any(|&x| sc.map.distance(n, x) <= sc.map.distance(h, x))
-        {
+        if !moves_away(sc, h, n, &away) {
             continue;
         }
         let near = on_map(sc, s, side)

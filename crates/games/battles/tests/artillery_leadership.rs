@@ -332,3 +332,89 @@ fn rule_8_2_example_fire_at_one_of_three_adjacent_attackers() {
     adds.sort();
     assert_eq!(adds, ["add a1", "add a3"], "a2 is no longer next to b1");
 }
+
+/// The American turn on Freeman's Farm with every unit off the map and movement under way.
+fn freemans_farm_after_movement(g: &Battles) -> State {
+    blank_on(g, "freemans-farm")
+}
+
+/// The retreat hexes offered after `fire <target>` with the given roll, or the events when
+/// the retreat was carried out at once.
+fn retreat_options(g: &Battles, s: &mut State, target: &str, roll: u8) -> Vec<String> {
+    act(g, s, "end-movement");
+    assert_eq!(s.phase, Phase::ArtilleryFire);
+    s.dice = dice_rolling(&[roll]);
+    let ev = act(g, s, &format!("fire {target}"));
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::CannotRetreat { .. })),
+        "{ev:?}"
+    );
+    assert!(
+        matches!(s.phase, Phase::ArtilleryRetreat { .. }),
+        "{:?}",
+        s.phase
+    );
+    let mut l = legal(g, s);
+    l.sort();
+    l
+}
+
+#[test]
+fn rule_8_2_guns_on_both_sides_at_range_leave_a_step_aside() {
+    // Rulings B7, the case seen in play: Latimer on the river road at L5, British units at
+    // L2 and L8, three hexes up and down the road. L4 and L6 close on one of them; the woods
+    // hexes K5 and K6 are each farther from one and no nearer the other, so Latimer steps
+    // aside there (its owner picks) instead of taking a loss for having nowhere to go.
+    let g = game();
+    let mut s = freemans_farm_after_movement(&g);
+    put(&mut s, "latimer", "L5");
+    put(&mut s, "20th", "L2");
+    put(&mut s, "62nd", "L8");
+    let map = g.scenario(&s).map.clone();
+    assert_eq!(map.distance(h("L5"), h("L2")), 3);
+    assert_eq!(map.distance(h("L5"), h("L8")), 3);
+    let options = retreat_options(&g, &mut s, "latimer", 5);
+    assert_eq!(options, ["retreat K5", "retreat K6"]);
+    assert_eq!(g.to_act(&s), Some(0), "the Americans choose");
+    assert!(
+        try_act(&g, &mut s.clone(), "retreat L4").is_err(),
+        "L4 is nearer the 20th"
+    );
+    assert!(
+        try_act(&g, &mut s.clone(), "retreat L6").is_err(),
+        "L6 is nearer the 62nd"
+    );
+    act(&g, &mut s, "retreat K6");
+    let latimer = &s.units[idx(&s, "latimer") as usize];
+    assert_eq!(latimer.at, Loc::Map(h("K6")));
+    assert!(
+        !latimer.reduced,
+        "a 5 costs no loss when there is a hex to go to"
+    );
+}
+
+#[test]
+fn rule_8_2_a_unit_fired_at_must_break_contact_with_firing_units_next_to_it() {
+    // Rulings B7 and the second printed example ("away from the defender"): a2 at B5 stands
+    // next to b1 at C5, with b2 three hexes off at E7. B4 and C6 stay next to b1 although
+    // they are no nearer b2 (C6 even moves away from it), so they are refused; A5, A6 and B6
+    // leave b1 behind.
+    let g = game();
+    let mut s = after_movement(&g);
+    s.leadership.american = 0;
+    put(&mut s, "a2", "B5");
+    put(&mut s, "b1", "C5");
+    put(&mut s, "b2", "E7");
+    let map = g.scenario(&s).map.clone();
+    assert_eq!(map.distance(h("B5"), h("E7")), 3);
+    assert!(map.distance(h("C6"), h("E7")) <= 3);
+    let options = retreat_options(&g, &mut s, "a2", 4);
+    assert!(!options.is_empty());
+    for a in &options {
+        let hex = h(a.strip_prefix("retreat ").expect("a retreat"));
+        assert_eq!(map.distance(hex, h("C5")), 2, "{a}: out of contact with b1");
+        assert!(map.distance(hex, h("E7")) >= 3, "{a}: no nearer b2");
+    }
+    assert!(!options.contains(&"retreat B4".to_string()));
+    assert!(!options.contains(&"retreat C6".to_string()));
+}
