@@ -418,3 +418,172 @@ fn rule_8_2_a_unit_fired_at_must_break_contact_with_firing_units_next_to_it() {
     assert!(!options.contains(&"retreat B4".to_string()));
     assert!(!options.contains(&"retreat C6".to_string()));
 }
+
+#[test]
+fn rule_8_artillery_belongs_to_the_inactive_side_and_only_while_its_points_last() {
+    // The American turn: the British have no Artillery points left, the Americans three.
+    // No fire window opens and the attack gets no support decision: nobody may spend the
+    // Americans' points in their own turn, and the British have none.
+    let g = game();
+    let mut s = after_movement(&g);
+    s.artillery.british = 0;
+    s.leadership.american = 0;
+    put(&mut s, "a1", "C6");
+    put(&mut s, "b2", "C5");
+    act(&g, &mut s, "end-movement");
+    assert_eq!(s.phase, Phase::Attacks, "no fire window");
+    act(&g, &mut s, "attack b2");
+    act(&g, &mut s, "add a1");
+    s.dice = dice_rolling(&[1, 6]);
+    let ev = act(&g, &mut s, "commit");
+    assert!(combat(&ev).is_some(), "no support decision: {ev:?}");
+    assert_eq!((s.artillery.american, s.artillery.british), (3, 0));
+    // In the British turn the Americans are the inactive side, and their points are usable.
+    let mut s = after_movement(&g);
+    s.active = muster_battles::state::SideId(1);
+    put(&mut s, "a1", "C6");
+    put(&mut s, "b2", "C5");
+    act(&g, &mut s, "end-movement");
+    assert_eq!(s.phase, Phase::ArtilleryFire);
+    assert_eq!(
+        g.to_act(&s),
+        Some(0),
+        "the Americans fire in the British turn"
+    );
+    assert_eq!(legal(&g, &s), ["fire b2", "no-fire"]);
+}
+
+#[test]
+fn rule_8_2_no_fire_during_movement_or_once_attacks_begin() {
+    // Fire comes only in the window between movement and the first attack. Holding fire
+    // there spends nothing, so the point can still support the defender.
+    let g = game();
+    let mut s = after_movement(&g);
+    s.leadership.american = 0;
+    put(&mut s, "a1", "C6");
+    put(&mut s, "b2", "C5");
+    assert!(!legal(&g, &s).iter().any(|a| a.starts_with("fire")));
+    let fire = g.parse_action(&s, "fire a1").unwrap();
+    assert!(
+        g.apply(&mut s.clone(), 1, fire).is_err(),
+        "the British may not fire while the Americans move"
+    );
+    act(&g, &mut s, "end-movement");
+    assert_eq!(s.phase, Phase::ArtilleryFire);
+    act(&g, &mut s, "no-fire");
+    assert_eq!(s.phase, Phase::Attacks);
+    assert!(!legal(&g, &s).iter().any(|a| a.starts_with("fire")));
+    assert!(g.apply(&mut s.clone(), 1, fire).is_err());
+    assert_eq!(s.artillery.british, 3, "holding fire spends nothing");
+    act(&g, &mut s, "attack b2");
+    act(&g, &mut s, "add a1");
+    act(&g, &mut s, "commit");
+    assert!(matches!(s.phase, Phase::Support { .. }), "{:?}", s.phase);
+}
+
+/// Ends a British turn so that the American turn 3 begins (the Americans hold no artillery,
+/// so no fire window opens in the British turn).
+fn begin_american_turn(g: &Battles, s: &mut State) {
+    s.active = muster_battles::state::SideId(1);
+    s.artillery.american = 0;
+    s.phase = Phase::Movement {
+        selected: None,
+        force_march: false,
+    };
+    act(g, s, "end-movement");
+    if s.phase == Phase::Attacks {
+        act(g, s, "end-attacks");
+    }
+    assert_eq!((s.active.0, s.turn), (0, 3));
+}
+
+#[test]
+fn rule_9_only_the_active_player_spends_leadership() {
+    let g = game();
+    // A reduced unit of each side, both far from the enemy: when the American turn begins
+    // only the American one may be rallied.
+    let mut s = blank(&g);
+    put(&mut s, "a1", "A1");
+    reduce(&mut s, "a1");
+    put(&mut s, "b3", "H8");
+    reduce(&mut s, "b3");
+    begin_american_turn(&g, &mut s);
+    assert_eq!(s.phase, Phase::Rally);
+    assert_eq!(legal(&g, &s), ["rally a1", "no-rally"]);
+    // When the Americans attack, the British decide on support only: no charge for them.
+    let mut s = blank(&g);
+    s.leadership.american = 0;
+    put(&mut s, "a1", "C6");
+    put(&mut s, "b2", "C5");
+    s.phase = Phase::Attacks;
+    act(&g, &mut s, "attack b2");
+    act(&g, &mut s, "add a1");
+    act(&g, &mut s, "commit");
+    assert_eq!(g.to_act(&s), Some(1));
+    assert_eq!(legal(&g, &s), ["support", "no-support"]);
+    let charge = g.parse_action(&s, "charge b2").unwrap();
+    assert!(g.apply(&mut s.clone(), 1, charge).is_err());
+    assert_eq!(s.leadership.british, 3);
+}
+
+#[test]
+fn rule_9_one_leadership_point_a_turn_whichever_the_use() {
+    let g = game();
+    // A rally (failed) uses the turn's point: no force march, no charge afterwards.
+    let mut s = blank(&g);
+    put(&mut s, "a1", "A1");
+    reduce(&mut s, "a1");
+    put(&mut s, "a2", "C6");
+    put(&mut s, "b2", "C5");
+    begin_american_turn(&g, &mut s);
+    assert_eq!(s.phase, Phase::Rally);
+    s.dice = dice_rolling(&[3]);
+    act(&g, &mut s, "rally a1");
+    assert_eq!(s.leadership.american, 2);
+    act(&g, &mut s, "select a2");
+    assert!(!legal(&g, &s).contains(&"force-march".to_string()));
+    act(&g, &mut s, "hold");
+    act(&g, &mut s, "end-movement");
+    if s.phase == Phase::ArtilleryFire {
+        act(&g, &mut s, "no-fire");
+    }
+    act(&g, &mut s, "attack b2");
+    act(&g, &mut s, "add a2");
+    assert_eq!(legal(&g, &s), ["commit"], "no charge after a rally");
+    // A force march uses the turn's point: no charge in the attack that follows.
+    let mut s = blank(&g);
+    s.artillery.british = 0;
+    put(&mut s, "a2", "C8");
+    put(&mut s, "b2", "C5");
+    act(&g, &mut s, "select a2");
+    act(&g, &mut s, "force-march");
+    act(&g, &mut s, "move C6");
+    act(&g, &mut s, "end-movement");
+    act(&g, &mut s, "attack b2");
+    act(&g, &mut s, "add a2");
+    assert_eq!(legal(&g, &s), ["commit"], "no charge after a force march");
+    assert_eq!(s.leadership.american, 2);
+}
+
+#[test]
+fn rule_9_no_leadership_use_once_the_points_are_spent() {
+    // The Americans have no Leadership points left: no rally step although a reduced unit
+    // could rally, no force march, no charge.
+    let g = game();
+    let mut s = blank(&g);
+    s.leadership.american = 0;
+    s.artillery.british = 0;
+    put(&mut s, "a1", "A1");
+    reduce(&mut s, "a1");
+    put(&mut s, "a2", "C7");
+    put(&mut s, "b2", "C5");
+    begin_american_turn(&g, &mut s);
+    assert!(matches!(s.phase, Phase::Movement { .. }), "{:?}", s.phase);
+    act(&g, &mut s, "select a2");
+    assert!(!legal(&g, &s).contains(&"force-march".to_string()));
+    act(&g, &mut s, "move C6");
+    act(&g, &mut s, "end-movement");
+    act(&g, &mut s, "attack b2");
+    act(&g, &mut s, "add a2");
+    assert_eq!(legal(&g, &s), ["commit"], "no charge");
+}

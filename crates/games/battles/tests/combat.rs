@@ -500,3 +500,82 @@ fn rule_9_2_charge_adds_two_and_is_declared_before_artillery() {
     assert!(r.charge);
     assert_eq!(r.attack_total, 6);
 }
+
+#[test]
+fn rule_6_1_attacking_is_optional() {
+    // a1 stands next to b2 when the attack step begins; the Americans may end their attacks
+    // without fighting, and the British turn begins with nobody hurt.
+    let g = game();
+    let mut s = attack_position(&g);
+    put(&mut s, "a1", "C6");
+    put(&mut s, "b2", "C5");
+    let l = legal(&g, &s);
+    assert!(l.contains(&"attack b2".to_string()), "{l:?}");
+    assert!(l.contains(&"end-attacks".to_string()), "{l:?}");
+    let ev = act(&g, &mut s, "end-attacks");
+    assert!(combat(&ev).is_none(), "{ev:?}");
+    assert_eq!(s.active.0, 1, "the British turn begins");
+    for id in ["a1", "b2"] {
+        assert!(!s.units[idx(&s, id) as usize].reduced, "{id}");
+    }
+    assert_eq!(at(&s, "b2"), Loc::Map(h("C5")));
+    assert_eq!(at(&s, "a1"), Loc::Map(h("C6")));
+}
+
+#[test]
+fn rule_6_1_example_one_two_or_all_three_adjacent_units_may_attack() {
+    // The printed example: three units next to the defender; the attacker may use one, two
+    // or all three of them. Each choice is accepted and the attack totals exactly the units
+    // named.
+    let g = game();
+    let cfs = [("a1", "C4", 4u8), ("a2", "B5", 3), ("a3", "D5", 5)];
+    for n in 1..=3 {
+        let mut s = attack_position(&g);
+        s.leadership.american = 0;
+        put(&mut s, "b4", "C5");
+        for (id, hex, _) in cfs {
+            put(&mut s, id, hex);
+        }
+        let names: Vec<&str> = cfs[..n].iter().map(|c| c.0).collect();
+        let ev = attack(&g, &mut s, "b4", &names, &[1, 1]);
+        let r = combat(&ev).expect("the attack is fought");
+        assert_eq!(r.attackers.len(), n);
+        assert_eq!(
+            r.attack_cf,
+            cfs[..n].iter().map(|c| c.2).sum::<u8>(),
+            "{names:?}"
+        );
+    }
+    // With all three named, no fourth unit is offered: only the commit remains.
+    let mut s = attack_position(&g);
+    s.leadership.american = 0;
+    put(&mut s, "b4", "C5");
+    for (id, hex, _) in cfs {
+        put(&mut s, id, hex);
+    }
+    act(&g, &mut s, "attack b4");
+    for (id, _, _) in cfs {
+        act(&g, &mut s, &format!("add {id}"));
+    }
+    assert_eq!(legal(&g, &s), ["commit"]);
+}
+
+#[test]
+fn rule_6_6_no_retreat_onto_an_enemy_unit() {
+    // b2 at D4 loses to a2 at D5. Of the hexes farther from D5 (D3, C4, E4), D3 and E4 are
+    // the nearest to b2's friend at H1, but American units that took no part in the attack
+    // stand on them; b2 must go to C4.
+    let g = game();
+    let mut s = attack_position(&g);
+    put(&mut s, "b2", "D4");
+    put(&mut s, "a2", "D5");
+    put(&mut s, "a3", "D3");
+    put(&mut s, "a4", "E4");
+    put(&mut s, "b1", "H1");
+    // 3 against 3; rolls 4 and 2: the attacker wins by 2, no loss.
+    let ev = attack(&g, &mut s, "b2", &["a2"], &[4, 2]);
+    assert!(combat(&ev).unwrap().attacker_won);
+    assert!(!ev.iter().any(|e| matches!(e, Event::CannotRetreat { .. })));
+    assert_eq!(at(&s, "b2"), Loc::Map(h("C4")));
+    assert!(!s.units[idx(&s, "b2") as usize].reduced);
+}
