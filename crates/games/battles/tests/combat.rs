@@ -579,3 +579,32 @@ fn rule_6_6_no_retreat_onto_an_enemy_unit() {
     assert_eq!(at(&s, "b2"), Loc::Map(h("C4")));
     assert!(!s.units[idx(&s, "b2") as usize].reduced);
 }
+
+#[test]
+fn rule_6_1_each_attack_has_exactly_one_defender() {
+    // a1 at D5 is next to b1 (C5) and b2 (E5). Once b1 is named, b2 cannot be added to the
+    // same attack; the attack is fought against b1 alone, and b2 may still be attacked by
+    // another unit afterwards.
+    let g = game();
+    let mut s = attack_position(&g);
+    s.leadership.american = 0;
+    put(&mut s, "a1", "D5");
+    put(&mut s, "a4", "F5"); // next to b2 only
+    put(&mut s, "b1", "C5");
+    put(&mut s, "b2", "E5");
+    act(&g, &mut s, "attack b1");
+    assert!(!legal(&g, &s).iter().any(|a| a.starts_with("attack")));
+    assert!(try_act(&g, &mut s.clone(), "attack b2").is_err());
+    act(&g, &mut s, "add a1");
+    s.dice = dice_rolling(&[1, 6]); // 4 + 1 against 4 + 6: b1 wins by 5
+    let ev = act(&g, &mut s, "commit");
+    let r = combat(&ev).unwrap();
+    assert_eq!(r.target, idx(&s, "b1"));
+    assert_eq!(r.defense_cf, 4, "b1's CF only");
+    while matches!(s.phase, Phase::Retreat { .. } | Phase::Losses { .. }) {
+        let l = legal(&g, &s);
+        act(&g, &mut s, &l[0]);
+    }
+    assert_eq!(s.phase, Phase::Attacks);
+    assert!(legal(&g, &s).contains(&"attack b2".to_string()));
+}
