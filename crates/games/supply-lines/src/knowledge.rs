@@ -73,7 +73,8 @@ impl Knowledge for SupplyLines {
     /// Free supply moves (§5.3) are unlimited, so a search bot would shuffle cubes back and
     /// forth for ever: bots only weigh moves that send supplies toward where Units stand (see
     /// [`downhill`]) and never cancel a half-made move. Putting limits right (§5.5) keeps
-    /// every relieving move and discard: every step of it counts.
+    /// every relieving move, every War sent to the Sea Box to make room and every discard:
+    /// every step of it counts, and it always ends (rulings S5).
     fn prune(&self, s: &State, actions: &mut Vec<Action>) {
         let d = self.data();
         let (side, pick) = match s.phase {

@@ -134,16 +134,12 @@ pub fn apply(d: &Data, s: &mut State, a: Action, ev: &mut Vec<Event>) -> Result<
                 impulse::activate(d, s, side, x, o, ev);
             }
             _ => {
-                // §5.5 (rulings S8): moving no more than an over-full area's excess out of it
-                // puts a limit right, which the owner must do before his impulse ends; it is
-                // not one of the free moves of a non-passing impulse, so it does not stop a
-                // pass. Any other move does.
-                let fix = match (pick.from, a) {
-                    (Some(f), Action::Food(n) | Action::War(n)) => {
-                        n <= supply::excess(d, s, side, f)
-                    }
-                    _ => true,
-                };
+                // §5.5 (rulings S8): while an area is over its limit, every move offered puts
+                // a limit right (an over-full area's excess moved out, or War sent to the Sea
+                // Box to make room for it), which the owner must do before his impulse ends;
+                // it is not one of the free moves of a non-passing impulse, so it does not
+                // stop a pass. Any other move does.
+                let fix = supply::over(d, s, side) != 0;
                 let pick = supply::apply_move(s, side, pick, a, ev);
                 let moved = moved || (matches!(a, Action::Food(_) | Action::War(_)) && !fix);
                 s.phase = Phase::Impulse { side, pick, moved };

@@ -146,29 +146,102 @@ fn relief(d: &Data, s: &State, side: SideId, a: u8) -> u64 {
     out
 }
 
+/// The areas of `a`'s supply line, `a` included (not the Sea Box, nor Nova Scotia, which
+/// only sends).
+fn line_of(d: &Data, s: &State, side: SideId, a: u8) -> u64 {
+    (reach(d, s, side, a) | 1 << a) & !(1 << d.sea) & !(1 << d.nova_scotia)
+}
+
+/// Over-full areas of `side` whose excess has nowhere to go just now: every other area of
+/// their line is full, and they hold no War for the Sea Box (§5.3, §5.5).
+fn stuck(d: &Data, s: &State, side: SideId) -> u64 {
+    let mut m = 0;
+    for a in bits(over(d, s, side)) {
+        if relief(d, s, side, a) == 0 {
+            m |= 1 << a;
+        }
+    }
+    m
+}
+
+/// Cubes of `line` that no sequence of supply moves can keep within the limits: what the
+/// line holds beyond the sum of its limits, after every War it can reach the Sea Box with
+/// has gone there (the Sea Box is the only place without a limit, and it takes only War;
+/// §5.4, §5.5). Moves inside a line only rearrange its cubes, and every area of a line sends
+/// straight to every other, so this count is exact: no search is needed.
+fn unplaceable(d: &Data, s: &State, side: SideId, line: u64) -> u32 {
+    let sea = side.is_crown() && line & d.ports != 0;
+    let (mut cubes, mut cap) = (0u32, 0u32);
+    for b in bits(line) {
+        let x = s.area(b);
+        cubes += if sea { x.food } else { x.cubes() } as u32;
+        cap += limit(d, s, b) as u32;
+    }
+    cubes.saturating_sub(cap)
+}
+
+/// The excess of the stuck areas of `f`'s line: as much War as `f` may send to the Sea Box
+/// to make room for it (§5.5).
+fn stuck_excess(d: &Data, s: &State, side: SideId, f: u8) -> u8 {
+    let line = line_of(d, s, side, f);
+    bits(stuck(d, s, side) & line)
+        .map(|a| excess(d, s, side, a) as u32)
+        .sum::<u32>()
+        .min(u8::MAX as u32) as u8
+}
+
+/// Areas of `side`, within their own limits, whose War could go to the Sea Box to make room
+/// for a stuck area of their line (§5.4, §5.5): Food stuck in a full line fits once War
+/// elsewhere on it has gone to the Sea Box.
+fn makers(d: &Data, s: &State, side: SideId) -> u64 {
+    let stuck = stuck(d, s, side);
+    if stuck == 0 || !side.is_crown() {
+        return 0;
+    }
+    let o = over(d, s, side);
+    let mut m = 0;
+    for b in bits(s.held(side) & !o & !(1 << d.sea) & !(1 << d.nova_scotia)) {
+        if s.area(b).war > 0
+            && reach(d, s, side, b) >> d.sea & 1 == 1
+            && line_of(d, s, side, b) & stuck != 0
+        {
+            m |= 1 << b;
+        }
+    }
+    m
+}
+
 /// May `side` discard from `a` now? Only from an over-full area whose excess no supply move
-/// could place anywhere (§5.5).
+/// can place now, on a line where no sequence of supply moves can put every limit right
+/// (§5.5: a discard only when the owner truly cannot comply by moving supplies).
 pub fn must_discard(d: &Data, s: &State, side: SideId, a: u8) -> bool {
-    over(d, s, side) >> a & 1 == 1 && relief(d, s, side, a) == 0
+    over(d, s, side) >> a & 1 == 1
+        && relief(d, s, side, a) == 0
+        && unplaceable(d, s, side, line_of(d, s, side, a)) > 0
 }
 
 /// The supply moves open to `side` with `pick` so far; and whether it may finish moving.
 ///
 /// §5.3 lets a player exceed the limits while he moves, and §5.5 makes him put them right
-/// himself. While some area of his is over its limit (rulings S5), his next move takes cubes
-/// out of an over-full area, no more than its excess, to an area of its supply line with room
-/// for them (or War to the Sea Box); where no such move exists he discards one cube there,
-/// War first. Each such move lowers the total excess, so the putting right always ends, and
-/// since every area of a supply line sends straight to every other, it reaches every
-/// arrangement the free moves could.
+/// himself. While some area of his is over its limit (rulings S5), his next move either takes
+/// cubes out of an over-full area, no more than its excess, to an area of its supply line with
+/// room for them (or War to the Sea Box), or makes room for an over-full area whose line is
+/// full by sending War from elsewhere on that line to the Sea Box (no more War than the
+/// excess waiting for the room). Only where no sequence of moves can bring the line within
+/// its limits does he discard, one cube at a time, War first, from an over-full area with
+/// nowhere to send its excess. Each relieving move or discard lowers the total excess and each
+/// room-making move sends War to the Sea Box, which never gives it back, so the putting right
+/// always ends; and since every area of a supply line sends straight to every other, it
+/// reaches every arrangement the free moves could.
 pub fn legal_moves(d: &Data, s: &State, side: SideId, pick: Pick, out: &mut Actions) -> bool {
     let o = over(d, s, side);
     match (pick.from, pick.to) {
         (None, _) if o != 0 => {
-            for a in bits(o) {
-                if relief(d, s, side, a) != 0 {
+            let makers = makers(d, s, side);
+            for a in bits(o | makers) {
+                if o >> a & 1 == 0 || relief(d, s, side, a) != 0 {
                     out.push(Action::From(a));
-                } else {
+                } else if must_discard(d, s, side, a) {
                     out.push(Action::Discard(a));
                 }
             }
@@ -193,8 +266,11 @@ pub fn legal_moves(d: &Data, s: &State, side: SideId, pick: Pick, out: &mut Acti
             true
         }
         (Some(f), None) => {
-            let r = if o != 0 {
+            let r = if o >> f & 1 == 1 {
                 relief(d, s, side, f)
+            } else if o != 0 {
+                // Making room: this area's War goes to the Sea Box.
+                1 << d.sea
             } else {
                 reach(d, s, side, f)
             };
@@ -209,8 +285,11 @@ pub fn legal_moves(d: &Data, s: &State, side: SideId, pick: Pick, out: &mut Acti
         (Some(f), Some(t)) => {
             let x = s.area(f);
             // While putting limits right: no more than the excess, no more than the room.
-            let cap = if o != 0 {
+            let cap = if o >> f & 1 == 1 {
                 excess(d, s, side, f).min(room(d, s, t))
+            } else if o != 0 {
+                // Making room: no more War than the excess waiting for it.
+                stuck_excess(d, s, side, f)
             } else {
                 u8::MAX
             };

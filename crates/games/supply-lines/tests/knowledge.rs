@@ -137,3 +137,33 @@ fn rule_5_3_bots_weigh_supply_moves_between_detachments_and_keep_the_march() {
     assert!(!weighed.contains(&Action::Cancel));
     assert!(!weighed.is_empty());
 }
+
+/// When Food is stuck in a full Crown line, the bots weigh sending War elsewhere on the line
+/// to the Sea Box (§5.5) every step of the way, and are never left with only `cancel`.
+#[test]
+fn rule_5_5_bots_weigh_making_room_through_the_sea_box() {
+    let g = game();
+    let mut s = blank(&g, SideId::CROWN);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", SideId::CROWN, 4, 1, 9, 0);
+    put(&g, &mut s, "roxbury", SideId::CROWN, 1, 0, 0, 2);
+    for step in [
+        "from roxbury",
+        "to sea",
+        "war 1",
+        "from boston",
+        "to roxbury",
+    ] {
+        let mut legal = Vec::new();
+        g.legal_actions(&s, &mut legal);
+        let mut weighed = legal.clone();
+        g.prune(&s, &mut weighed);
+        legal.retain(|&a| a != Action::Cancel);
+        assert_eq!(weighed, legal, "before {step}");
+        assert!(
+            weighed.contains(&action(&g, &s, step)),
+            "{step} not weighed"
+        );
+        play(&g, &mut s, &[step]);
+    }
+}

@@ -372,3 +372,71 @@ fn rule_5_7_one_request_a_turn_arrives_next_campaign_turn_and_advances_support()
     assert_eq!(s.in_nova, 1);
     let _ = Pick::default();
 }
+
+#[test]
+fn rule_5_5_no_discard_while_moving_war_to_the_sea_box_makes_room() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    // Boston holds 9 Food, one over; Roxbury (one Unit, so it carries two) is full of War.
+    // Boston has only Food, which cannot go to the Sea Box, and the line has no room; but
+    // Roxbury's War may go to the Sea Box through Boston, after which the Food fits.
+    put(&g, &mut s, "boston", C, 4, 1, 9, 0);
+    put(&g, &mut s, "roxbury", C, 1, 0, 0, 2);
+    put(&g, &mut s, "new-york", P, 2, 1, 0, 0);
+    let offered = legal(&g, &s);
+    assert!(
+        !offered.contains(&"discard boston".to_string()),
+        "a move can still put the limit right: {offered:?}"
+    );
+    assert!(offered.contains(&"from roxbury".to_string()), "{offered:?}");
+    assert!(!offered.contains(&"pass".to_string()));
+    play(&g, &mut s, &["from roxbury"]);
+    assert_eq!(legal(&g, &s), vec!["to sea", "cancel"]);
+    play(&g, &mut s, &["to sea", "war 1"]);
+    assert_eq!(s.area(at(&g, "sea")).war, 1);
+    play(&g, &mut s, &["from boston", "to roxbury", "food 1"]);
+    let b = s.area(at(&g, "boston"));
+    assert_eq!((b.food, b.war), (8, 0));
+    let r = s.area(at(&g, "roxbury"));
+    assert_eq!((r.food, r.war), (1, 1));
+    assert!(
+        is_legal(&g, &s, "pass"),
+        "putting the limit right is no free move (rulings S8)"
+    );
+}
+
+#[test]
+fn rule_5_5_discard_once_no_sequence_of_moves_can_put_the_limits_right() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    // Boston two Food over; Roxbury carries two, one War. Sending the War to the Sea Box
+    // makes room for one Food only: the other cannot be kept, so a discard is open now,
+    // and so is the move that saves one Food.
+    put(&g, &mut s, "boston", C, 4, 1, 10, 0);
+    put(&g, &mut s, "roxbury", C, 1, 0, 1, 1);
+    let offered = legal(&g, &s);
+    assert!(
+        offered.contains(&"discard boston".to_string()),
+        "{offered:?}"
+    );
+    assert!(offered.contains(&"from roxbury".to_string()), "{offered:?}");
+    play(&g, &mut s, &["discard boston"]);
+    // Now the War's trip to the Sea Box would make the room, so no more discards.
+    let offered = legal(&g, &s);
+    assert!(
+        !offered.contains(&"discard boston".to_string()),
+        "{offered:?}"
+    );
+    play(&g, &mut s, &["from roxbury", "to sea", "war 1"]);
+    play(&g, &mut s, &["from boston", "to roxbury", "food 1"]);
+    assert_eq!(s.area(at(&g, "boston")).food, 8);
+    assert!(is_legal(&g, &s, "pass"));
+    // The Patriot has no Sea Box: a full line means a discard.
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 2, 0, 9, 0);
+    put(&g, &mut s, "kinderhook", P, 1, 0, 0, 2);
+    assert_eq!(legal(&g, &s), vec!["discard albany"]);
+}
