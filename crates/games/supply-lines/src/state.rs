@@ -310,7 +310,8 @@ pub struct State {
     /// The Triumvirate marker has been taken from the track (§12.1).
     #[serde(default, skip_serializing_if = "is_false")]
     pub triumvirate: bool,
-    /// Markers waiting in Nova Scotia: bit i for numbered marker i+1, bit 7 the Triumvirate.
+    /// Markers waiting in Nova Scotia: bit i for numbered marker i+1, bit 7 the Triumvirate;
+    /// bit 6 when the Triumvirate was taken before the numbered marker waiting with it.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub in_nova: u8,
     /// Turns whose Turn End checks an asterisk deadline (§12.0), as bits (bit t = turn t).

@@ -321,3 +321,55 @@ fn rule_13_4_concession_is_an_action() {
     let e = s.ended.unwrap();
     assert_eq!((e.winner, e.reason), (Some(P), EndReason::Concession));
 }
+
+/// Runs the next turn's start (arrivals, §5.7, §12.1) from turn `turn`.
+fn start_turn(g: &muster_supply_lines::SupplyLines, s: &mut muster_supply_lines::State, turn: u8) {
+    s.turn = turn;
+    s.phase = Phase::Over;
+    let mut ev = Vec::new();
+    muster_supply_lines::sequence::begin_turn(g.data(), s, &mut ev);
+}
+
+/// A numbered marker and the Triumvirate waiting in Nova Scotia together (one taken before a
+/// Winter Turn, the other in it) arrive in the order the Crown took them (rulings S18): the
+/// Triumvirs remove the Leaders who would have been on the map had each arrived in its own
+/// turn, no more and no fewer.
+#[test]
+fn rule_12_1_a_marker_and_the_triumvirate_waiting_together_arrive_in_the_order_taken() {
+    let g = game();
+    let markers = &g.data().crown_markers;
+    assert!(
+        markers[1].leaders > 0,
+        "marker 2 brings a Leader (rulings R12)"
+    );
+    for triumvirate_first in [false, true] {
+        let mut s = blank(&g, P);
+        keep_leaders(&g, &mut s);
+        put(&g, &mut s, "boston", C, 3, 1, 0, 0);
+        s.crown_taken = 1;
+        let order = if triumvirate_first {
+            ["triumvirate", "request"]
+        } else {
+            ["request", "triumvirate"]
+        };
+        // Turn 3, the last Campaign Turn of 1775, then the Winter Turn 4.
+        for (turn, a) in [3, 4].into_iter().zip(order) {
+            s.turn = turn;
+            s.phase = Phase::Request;
+            play(&g, &mut s, &[a]);
+        }
+        assert_eq!(s.crown_taken, 2);
+        start_turn(&g, &mut s, 5);
+        let nova = s.area(at(&g, "nova-scotia"));
+        assert_eq!(s.area(at(&g, "boston")).leaders, 0, "{order:?}");
+        assert_eq!(nova.units, 1 + markers[1].units, "{order:?}");
+        let expected = if triumvirate_first {
+            3 + markers[1].leaders
+        } else {
+            3
+        };
+        assert_eq!(nova.leaders, expected, "{order:?}");
+        assert_eq!(s.leaders_of(C), expected as u32, "{order:?}");
+        assert_eq!(s.in_nova, 0);
+    }
+}
