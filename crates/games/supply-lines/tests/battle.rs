@@ -280,3 +280,46 @@ fn rule_8_8_skirmish_one_sided_then_home() {
     );
     assert_eq!(s.support, before, "a skirmish is no battle victory");
 }
+
+/// §8.7's last sentence: when every Unit of the defender falls, it surrenders at once and the
+/// battle ends there, so the §8.6 step (and its support change) never comes; the surrender
+/// moves the marker for the army and for each Leader (rulings S11, S17).
+#[test]
+fn rule_8_7_a_defender_losing_every_unit_surrenders_without_the_8_6_step() {
+    // The Patriot attacker wipes out Boston's one Unit and its Leader goes with it.
+    let (g, mut s) = patriots_attack_boston(3, 2, 1);
+    s.area_mut(at(&g, "boston")).leaders = 1;
+    s.dice = dice_rolling(&[1]);
+    let before = s.support;
+    let ev = play(&g, &mut s, &["attack roxbury", "units 3"]);
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::BattleResult { .. } | Event::Morale { .. })),
+        "{ev:?}"
+    );
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Support { section: "8.6", .. })),
+        "{ev:?}"
+    );
+    assert_eq!(s.support, before + 2, "the army and its Leader, not three");
+    assert!(s.area(at(&g, "boston")).held_by(P), "the attacker occupies");
+    // The Crown wipes out a Patriot army with a Leader at a Point: two spaces back, not three.
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", C, 4, 1, 1, 1);
+    put(&g, &mut s, "roxbury", P, 1, 1, 0, 0);
+    put(&g, &mut s, "cambridge", C, 1, 0, 0, 0);
+    put(&g, &mut s, "attleboro", C, 1, 0, 0, 0);
+    s.support = 4;
+    s.dice = dice_rolling(&[1]);
+    let ev = play(&g, &mut s, &["attack boston", "units 4"]);
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Support { section: "8.6", .. })),
+        "{ev:?}"
+    );
+    assert_eq!(s.support, 2);
+    assert!(s.area(at(&g, "roxbury")).held_by(C));
+}

@@ -394,3 +394,19 @@ fn rule_5_3_limits_are_checked_when_the_player_has_finished_moving() {
     play(&g, &mut s, &["to fort-edward", "war 2"]);
     assert!(is_legal(&g, &s, "done"), "{:?}", legal(&g, &s));
 }
+
+/// §5.2 calls Nova Scotia a "City" only in quotation marks: a base whose output comes from
+/// the Crown track whether or not anyone is there, which a Destroyed marker (no more
+/// production, §7.7) could not touch. So it is never a target of Destroy (rulings S19).
+#[test]
+fn rule_7_7_nova_scotia_is_never_destroyed() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "nova-scotia", C, 2, 1, 0, 2);
+    put(&g, &mut s, "montreal", C, 2, 0, 0, 2);
+    assert!(!g.data().is(g.data().victory, at(&g, "nova-scotia")));
+    assert!(is_legal(&g, &s, "destroy montreal"), "{:?}", legal(&g, &s));
+    assert!(!is_legal(&g, &s, "destroy nova-scotia"));
+    assert!(try_play(&g, &mut s, "destroy nova-scotia").is_err());
+}
