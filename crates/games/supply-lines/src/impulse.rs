@@ -638,6 +638,9 @@ fn launch_attack(
         war,
         dice: 0,
     };
+    // The battle is under way before the support moves, so that what the attackers carry
+    // counts as in play if the Declaration's War is handed out now (§2.3, §11.1).
+    battle::begin(d, s, b);
     if !side.is_crown() && t == d.quebec && !s.quebec_attacked {
         s.quebec_attacked = true;
         support::advance(
@@ -647,9 +650,5 @@ fn launch_attack(
             "11.0",
             ev,
         );
-        if s.ended.is_some() {
-            return;
-        }
     }
-    battle::begin(d, s, b);
 }

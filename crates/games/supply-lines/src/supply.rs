@@ -5,19 +5,33 @@
 use crate::action::{Action, Event};
 use crate::data::{Data, Kind};
 use crate::sequence::Actions;
-use crate::state::{Pick, SideId, State};
+use crate::state::{Phase, Pick, SideId, State};
 
 /// Food to activate an army of `units` Units: one per four, rounded up (§7.1, §7.3).
 pub fn food_cost(units: u8) -> u8 {
     units.div_ceil(4)
 }
 
-/// Cubes left in the stock (§2.3).
+/// Cubes left in the stock (§2.3): neither on the map nor carried by an attacking army in a
+/// battle under way (those are off the map until the battle ends, and still in play).
 pub fn stock(d: &Data, s: &State) -> (u8, u8) {
+    let (food, war) = carried_in_battle(s);
     (
-        (d.food_cubes as u32).saturating_sub(s.food_on_map()) as u8,
-        (d.war_cubes as u32).saturating_sub(s.war_on_map()) as u8,
+        (d.food_cubes as u32).saturating_sub(s.food_on_map() + food as u32) as u8,
+        (d.war_cubes as u32).saturating_sub(s.war_on_map() + war as u32) as u8,
     )
+}
+
+/// Food and War an attacking army carries in a battle under way (§5.5, §8.0).
+pub fn carried_in_battle(s: &State) -> (u8, u8) {
+    match s.phase {
+        Phase::Refuse { battle }
+        | Phase::RefuseCarry { battle, .. }
+        | Phase::AttackerCommit { battle }
+        | Phase::DefenderCommit { battle }
+        | Phase::Retreat { battle } => (battle.food, battle.war),
+        _ => (0, 0),
+    }
 }
 
 /// The most cubes an area may hold once a player has finished moving supplies (§5.3): 8 in a

@@ -14,17 +14,12 @@ use std::sync::Arc;
 
 fn check_invariants(g: &SupplyLines, s: &State) {
     let d = g.data();
-    // §2.3: cube totals within 60 Food and 40 War; what is not on the map is in the stock.
-    assert!(
-        s.food_on_map() <= d.food_cubes as u32,
-        "food {}",
-        s.food_on_map()
-    );
-    assert!(
-        s.war_on_map() <= d.war_cubes as u32,
-        "war {}",
-        s.war_on_map()
-    );
+    // §2.3: cube totals within 60 Food and 40 War, counting what an attacking army carries
+    // in a battle under way; what is in neither place is in the stock.
+    let (bf, bw) = muster_supply_lines::supply::carried_in_battle(s);
+    let (food, war) = (s.food_on_map() + bf as u32, s.war_on_map() + bw as u32);
+    assert!(food <= d.food_cubes as u32, "food {food}");
+    assert!(war <= d.war_cubes as u32, "war {war}");
     // §11.0: the Support Marker stays on its track, not below the Declaration once declared.
     assert!(s.support <= d.treaty);
     if s.declared {

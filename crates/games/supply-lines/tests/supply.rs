@@ -440,3 +440,241 @@ fn rule_5_5_discard_once_no_sequence_of_moves_can_put_the_limits_right() {
     put(&g, &mut s, "kinderhook", P, 1, 0, 0, 2);
     assert_eq!(legal(&g, &s), vec!["discard albany"]);
 }
+
+#[test]
+fn rule_2_0_sixty_food_and_forty_war_and_no_war_made_once_all_forty_are_out() {
+    let g = game();
+    let d = g.data();
+    assert_eq!((d.food_cubes, d.war_cubes), (60, 40));
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 2, 0, 0, 0);
+    // Every War cube is on the map, in empty areas out of play (§2.3: piece limited).
+    for f in [
+        "ticonderoga",
+        "crown-point",
+        "st-johns",
+        "fort-edward",
+        "fort-stanwix",
+    ] {
+        s.area_mut(at(&g, f)).war = 8;
+    }
+    assert_eq!(stock(d, &s).1, 0);
+    supply_phase(&g, &mut s);
+    let a = s.area(at(&g, "albany"));
+    assert_eq!((a.food, a.war), (2, 0), "Food still comes, War does not");
+}
+
+#[test]
+fn rule_2_1_forts_store_up_to_eight_but_never_generate() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    // An occupied Fort with an empty Point beside it makes nothing in a Campaign Turn.
+    put(&g, &mut s, "fort-stanwix", P, 2, 0, 0, 1);
+    supply_phase(&g, &mut s);
+    assert_eq!(s.area(at(&g, "fort-stanwix")).cubes(), 1);
+    // It stores eight, and nine is one over.
+    let d = g.data();
+    let fs = at(&g, "fort-stanwix");
+    assert_eq!(muster_supply_lines::supply::limit(d, &s, fs), 8);
+    s.area_mut(fs).food = 8;
+    s.phase = Phase::Impulse {
+        side: P,
+        pick: Pick::default(),
+        moved: false,
+    };
+    assert_eq!(muster_supply_lines::supply::excess(d, &s, P, fs), 1);
+    assert!(!is_legal(&g, &s, "pass"));
+}
+
+#[test]
+fn rule_2_1_sea_box_supplies_never_leave_and_only_the_crown_sends_there() {
+    let g = game();
+    let d = g.data();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", C, 2, 1, 0, 0);
+    put(&g, &mut s, "roxbury", C, 1, 0, 0, 0);
+    s.area_mut(at(&g, "sea")).war = 3;
+    // Nothing in the Sea Box can be moved out (only Bombardment spends it, §7.6).
+    assert_eq!(reach(d, &s, C, at(&g, "sea")), 0);
+    assert!(!is_legal(&g, &s, "from sea"), "{:?}", legal(&g, &s));
+    // A Patriot port never reaches the Sea Box.
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", P, 2, 0, 0, 2);
+    put(&g, &mut s, "roxbury", P, 1, 0, 0, 0);
+    assert_eq!(reach(d, &s, P, at(&g, "boston")) >> at(&g, "sea") & 1, 0);
+}
+
+#[test]
+fn rule_2_2_leaders_never_count_toward_what_an_army_carries() {
+    let g = game();
+    let d = g.data();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "kinderhook", P, 1, 2, 3, 0);
+    let k = at(&g, "kinderhook");
+    assert_eq!(muster_supply_lines::supply::limit(d, &s, k), 2);
+    assert_eq!(muster_supply_lines::supply::excess(d, &s, P, k), 1);
+}
+
+#[test]
+fn rule_5_4_quebec_sends_by_sea_to_no_american_port_and_receives_from_nova_scotia() {
+    let g = game();
+    let d = g.data();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "quebec", C, 2, 1, 4, 2);
+    put(&g, &mut s, "boston", C, 2, 0, 0, 0);
+    let r = reach(d, &s, C, at(&g, "quebec"));
+    assert_eq!(r >> at(&g, "boston") & 1, 0, "not from Quebec to Boston");
+    assert_eq!(r >> at(&g, "nova-scotia") & 1, 0, "never to Nova Scotia");
+    assert_ne!(
+        reach(d, &s, C, at(&g, "nova-scotia")) >> at(&g, "quebec") & 1,
+        0
+    );
+}
+
+#[test]
+fn rule_4_0_the_supply_phase_runs_crown_moves_then_patriot_moves_then_the_request() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", C, 2, 1, 0, 0);
+    put(&g, &mut s, "roxbury", C, 1, 0, 0, 0);
+    put(&g, &mut s, "albany", P, 2, 0, 0, 0);
+    put(&g, &mut s, "kinderhook", P, 1, 0, 0, 0);
+    supply_phase(&g, &mut s);
+    // Both Cities generated (§5.1), then the Crown moves first (§5.3).
+    assert!(
+        matches!(s.phase, Phase::Supply { side, .. } if side == C),
+        "{:?}",
+        s.phase
+    );
+    assert!(is_legal(&g, &s, "from boston"));
+    play(&g, &mut s, &["done"]);
+    assert!(matches!(s.phase, Phase::Supply { side, .. } if side == P));
+    assert!(is_legal(&g, &s, "from albany"));
+    play(&g, &mut s, &["done"]);
+    assert_eq!(
+        s.phase,
+        Phase::Request,
+        "the request ends the Supply Phase (§5.7)"
+    );
+}
+
+#[test]
+fn rule_5_2_nova_scotia_output_counts_numbered_markers_only_within_its_room() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    // Three markers taken, but Nova Scotia already holds seven: it makes one.
+    s.crown_taken = 3;
+    s.area_mut(at(&g, "nova-scotia")).food = 7;
+    supply_phase(&g, &mut s);
+    assert!(
+        matches!(s.phase, Phase::NovaScotia { output: 1 }),
+        "{:?}",
+        s.phase
+    );
+    // The Triumvirate marker carries no number: one numbered marker gives one cube.
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    s.crown_taken = 1;
+    s.triumvirate = true;
+    supply_phase(&g, &mut s);
+    assert!(
+        matches!(s.phase, Phase::NovaScotia { output: 1 }),
+        "{:?}",
+        s.phase
+    );
+    // Nothing in a Winter Turn (§4.0: Campaign Turns only).
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    s.crown_taken = 2;
+    s.turn = 4;
+    supply_phase(&g, &mut s);
+    assert!(!matches!(s.phase, Phase::NovaScotia { .. }));
+    assert_eq!(s.area(at(&g, "nova-scotia")).cubes(), 0);
+}
+
+#[test]
+fn rule_5_6_expended_supplies_go_back_to_the_stock() {
+    let g = game();
+    let d = g.data();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 4, 0, 1, 0);
+    let (food, _) = stock(d, &s);
+    play(&g, &mut s, &["march albany", "to saratoga"]);
+    assert_eq!(
+        stock(d, &s).0,
+        food + 1,
+        "the march's Food is back in the stock"
+    );
+}
+
+#[test]
+fn rule_7_7_a_destroyed_city_never_produces_but_still_stores() {
+    let g = game();
+    let d = g.data();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "hartford", P, 2, 0, 0, 3);
+    s.area_mut(at(&g, "hartford")).destroyed = true;
+    supply_phase(&g, &mut s);
+    let h = s.area(at(&g, "hartford"));
+    assert_eq!((h.food, h.war), (0, 3), "no production, the store kept");
+    assert_eq!(
+        muster_supply_lines::supply::limit(d, &s, at(&g, "hartford")),
+        8
+    );
+}
+
+/// §2.3 with §11.1: an attacking army's carried cubes are off the map during the battle but
+/// still in play, so a Declaration in the middle of a battle hands out only the War truly
+/// left in the stock.
+#[test]
+fn rule_2_3_cubes_carried_into_a_battle_are_not_in_the_stock() {
+    let g = game();
+    let d = g.data();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    // Roxbury's Patriots attack Boston; Cambridge and Providence are Patriot Cities (and York).
+    put(&g, &mut s, "roxbury", P, 3, 1, 1, 3);
+    put(&g, &mut s, "cambridge", P, 1, 0, 0, 0);
+    put(&g, &mut s, "providence", P, 1, 0, 0, 0);
+    put(&g, &mut s, "boston", C, 2, 0, 0, 0);
+    // Every other War cube is on the map, in empty Forts and Cities.
+    let mut left = d.war_cubes - 3;
+    for f in [
+        "ticonderoga",
+        "crown-point",
+        "st-johns",
+        "fort-edward",
+        "fort-stanwix",
+        "trenton",
+    ] {
+        let n = left.min(8);
+        s.area_mut(at(&g, f)).war = n;
+        left -= n;
+    }
+    assert_eq!(left, 0);
+    // One advance from the Declaration: winning this battle declares Independence.
+    s.support = d.declaration - 1;
+    s.dice = dice_rolling(&[1, 6, 6]);
+    let ev = play(&g, &mut s, &["attack roxbury", "units 3", "war 2"]);
+    assert!(ev.contains(&Event::Declaration), "{ev:?}");
+    // Two War were spent; one is still carried into Boston: only two were free.
+    let given: u8 = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::DeclarationSupplies { war, .. } => Some(*war),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(given, 2, "{ev:?}");
+    assert_eq!(s.war_on_map(), d.war_cubes as u32);
+}
