@@ -291,7 +291,9 @@ pub fn legal_step(d: &Data, s: &State, side: SideId, act: &Activation, out: &mut
                 }
                 return;
             };
-            leader_choices(x.leaders, n == x.units, 0, out);
+            // §12.1 (rulings S14): Leaders may wait in Nova Scotia without Units, so the last
+            // Units to sail from there need not take every Leader with them.
+            leader_choices(x.leaders, n == x.units && o != d.nova_scotia, 0, out);
         }
         Order::Bombard => {
             for t in each(d.ports & enemy) {

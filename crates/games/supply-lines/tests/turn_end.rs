@@ -373,3 +373,54 @@ fn rule_12_1_a_marker_and_the_triumvirate_waiting_together_arrive_in_the_order_t
         assert_eq!(s.in_nova, 0);
     }
 }
+
+#[test]
+fn rule_10_1_disbanding_is_no_surrender_and_the_third_leader_comes_only_in_the_first_winter() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    s.turn = 8; // the second Winter Turn
+    s.cup = 0;
+    put(&g, &mut s, "trenton", P, 3, 0, 0, 0);
+    let (support, leaders) = (s.support, s.leaders_of(P));
+    end_impulses(&g, &mut s);
+    assert_eq!(s.area(at(&g, "trenton")).units, 0, "gone home");
+    assert_eq!(s.support, support, "going home moves no support");
+    assert_ne!(s.phase, Phase::PlaceLeader);
+    assert_eq!(s.leaders_of(P), leaders);
+    assert_eq!(s.turn, 9);
+}
+
+#[test]
+fn rule_12_1_removing_every_leader_for_the_triumvirs_does_not_lose_and_they_leave_only_with_units()
+{
+    let g = game();
+    let mut s = blank(&g, C);
+    put(&g, &mut s, "york", P, 1, 1, 0, 0);
+    put(&g, &mut s, "boston", C, 3, 1, 0, 0);
+    s.triumvirate = true;
+    s.in_nova = 0x80; // the Triumvirate marker waiting in Nova Scotia
+    start_turn(&g, &mut s, 3);
+    assert!(s.ended.is_none(), "§2.2: the exception of §12.1");
+    let n = s.area(at(&g, "nova-scotia"));
+    assert_eq!((n.units, n.leaders), (0, 3));
+    s.phase = Phase::Impulse {
+        side: C,
+        pick: Pick::default(),
+        moved: false,
+    };
+    assert!(
+        !is_legal(&g, &s, "transport nova-scotia"),
+        "no Units to go with"
+    );
+    // With Units to sail, the Triumvirs may go with them or some may stay (rulings S14).
+    s.area_mut(at(&g, "nova-scotia")).units = 2;
+    play(&g, &mut s, &["transport nova-scotia", "units 2"]);
+    let l = legal(&g, &s);
+    assert!(l.contains(&"leaders 1".to_string()), "{l:?}");
+    assert!(l.contains(&"leaders 3".to_string()), "{l:?}");
+    play(&g, &mut s, &["leaders 1"]);
+    let n = s.area(at(&g, "nova-scotia"));
+    assert_eq!((n.units, n.leaders), (0, 2));
+    assert_eq!(s.area(at(&g, "sea")).leaders, 1);
+}
