@@ -14,6 +14,16 @@ fn committed(ev: &[Event]) -> Vec<(u8, u8)> {
         .collect()
 }
 
+/// Hits scored by the attacker's roll (the second roll of a battle), if it rolled.
+fn attacker_hits(ev: &[Event]) -> Option<u8> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Rolled { hits, .. } => Some(*hits),
+            _ => None,
+        })
+        .nth(1)
+}
+
 /// A Patriot army of `units` with a Leader at Roxbury attacking Boston, which cannot refuse
 /// (Cambridge is Patriot-held and Roxbury is where the attack comes from).
 fn patriots_attack_boston(
@@ -322,4 +332,101 @@ fn rule_8_7_a_defender_losing_every_unit_surrenders_without_the_8_6_step() {
     );
     assert_eq!(s.support, 2);
     assert!(s.area(at(&g, "roxbury")).held_by(C));
+}
+
+#[test]
+fn rule_8_2_a_point_gives_a_die_per_war_a_fort_or_destroyed_city_one_per_two() {
+    // Patriots attack Roxbury (a Point) from Cambridge; Roxbury cannot refuse.
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "cambridge", P, 3, 1, 1, 3);
+    put(&g, &mut s, "roxbury", C, 2, 0, 0, 0);
+    put(&g, &mut s, "boston", P, 1, 0, 0, 0);
+    put(&g, &mut s, "attleboro", P, 1, 0, 0, 0);
+    s.dice = dice_rolling(&[3, 3, 3]);
+    play(&g, &mut s, &["attack cambridge", "units 3", "war 3"]);
+    let ev = play(&g, &mut s, &["war 3"]);
+    assert_eq!(committed(&ev)[0], (3, 3), "one die per War at a Point");
+    // §8.5: a Patriot attacker's 3s miss.
+    assert_eq!(attacker_hits(&ev), Some(0));
+    // The Crown attacks Ticonderoga (a Fort) from Crown Point.
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "crown-point", C, 3, 1, 1, 3);
+    put(&g, &mut s, "ticonderoga", P, 3, 0, 0, 2);
+    put(&g, &mut s, "lake-george", C, 1, 0, 0, 0);
+    s.dice = dice_rolling(&[3, 4]);
+    play(&g, &mut s, &["attack crown-point", "units 3", "war 3"]);
+    let ev = play(&g, &mut s, &["war 3"]);
+    assert_eq!(
+        committed(&ev)[0],
+        (3, 2),
+        "a Fort halves, the Crown rounding up"
+    );
+    // §8.3: the defender may commit any of its War, or none.
+    assert_eq!(legal(&g, &s), vec!["war 0", "war 1", "war 2"]);
+    let ev = play(&g, &mut s, &["war 0"]);
+    // §8.5: a Crown attacker's 3 hits, its 4 does not.
+    assert_eq!(attacker_hits(&ev), Some(1));
+    // A Destroyed City keeps its Defensive Bonus (§7.7).
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "springfield", C, 3, 1, 1, 3);
+    put(&g, &mut s, "hartford", P, 3, 0, 0, 0);
+    s.area_mut(at(&g, "hartford")).destroyed = true;
+    put(&g, &mut s, "norwalk", C, 1, 0, 0, 0);
+    s.dice = dice_rolling(&[6, 6]);
+    play(&g, &mut s, &["attack springfield", "units 3"]);
+    let ev = play(&g, &mut s, &["war 3"]);
+    assert_eq!(committed(&ev)[0], (3, 2));
+}
+
+#[test]
+fn rule_8_1_no_refusal_into_the_sea_box_and_refusing_spends_nothing() {
+    let (g, mut s) = patriots_attack_boston(3, 2, 2);
+    put(&g, &mut s, "cambridge", P, 0, 0, 0, 0);
+    s.area_mut(at(&g, "boston")).food = 3;
+    s.area_mut(at(&g, "boston")).war = 2;
+    play(&g, &mut s, &["attack roxbury", "units 3"]);
+    assert_eq!(legal(&g, &s), vec!["accept", "to cambridge"]);
+    play(&g, &mut s, &["to cambridge"]);
+    let c = s.area(at(&g, "cambridge"));
+    assert_eq!((c.units, c.cubes()), (2, 0), "no Leader: nothing taken");
+    let b = s.area(at(&g, "boston"));
+    assert!(b.held_by(P), "the attacker occupies");
+    assert_eq!((b.food, b.war), (3, 2 + 2), "nothing spent by the refusal");
+}
+
+#[test]
+fn rule_8_7_a_victorious_defender_takes_the_attackers_supplies_and_puts_limits_right_in_its_own_impulse()
+ {
+    let (g, mut s) = patriots_attack_boston(3, 3, 4);
+    s.area_mut(at(&g, "boston")).food = 8;
+    s.dice = dice_rolling(&[6]);
+    play(&g, &mut s, &["attack roxbury", "units 3", "war 2"]);
+    // A tie: the defender wins and the War the attacker did not spend is Boston's: nine.
+    assert_eq!(s.area(at(&g, "boston")).cubes(), 9);
+    assert_eq!(s.area(at(&g, "roxbury")).units, 3, "home again");
+    // The Crown is asked nothing until its own impulse, which starts with putting it right.
+    assert!(
+        matches!(s.phase, Phase::Impulse { side, .. } if side == C),
+        "{:?}",
+        s.phase
+    );
+    assert_eq!(legal(&g, &s), vec!["from boston"]);
+}
+
+#[test]
+fn rule_8_7_an_attacker_losing_every_unit_surrenders_and_its_supplies_go_to_the_defender() {
+    let (g, mut s) = patriots_attack_boston(3, 3, 4);
+    s.area_mut(at(&g, "boston")).war = 3;
+    s.dice = dice_rolling(&[1, 2, 1]);
+    let before = s.support;
+    play(&g, &mut s, &["attack roxbury", "units 3", "war 2", "war 3"]);
+    assert_eq!(s.area(at(&g, "roxbury")).units, 0);
+    assert_eq!(s.area(at(&g, "boston")).war, 1, "the War it still carried");
+    assert_eq!(s.support, before - 2, "a Patriot army and its Leader");
+    assert_eq!(s.leaders_of(P), 1);
+    assert!(s.ended.is_none());
 }

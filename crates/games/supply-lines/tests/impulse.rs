@@ -410,3 +410,101 @@ fn rule_7_7_nova_scotia_is_never_destroyed() {
     assert!(!is_legal(&g, &s, "destroy nova-scotia"));
     assert!(try_play(&g, &mut s, "destroy nova-scotia").is_err());
 }
+
+#[test]
+fn rule_7_0_an_army_may_be_activated_again_in_the_same_turn() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 2, 0, 2, 0);
+    play(
+        &g,
+        &mut s,
+        &["march albany", "to saratoga", "units 2", "food 1"],
+    );
+    assert!(
+        matches!(s.phase, Phase::Impulse { side, .. } if side == C),
+        "{:?}",
+        s.phase
+    );
+    play(&g, &mut s, &["pass"]);
+    assert!(is_legal(&g, &s, "march saratoga"), "{:?}", legal(&g, &s));
+}
+
+#[test]
+fn rule_7_3_an_army_in_the_sea_box_cannot_attack() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "sea", C, 3, 1, 0, 2);
+    put(&g, &mut s, "boston", P, 2, 0, 0, 0);
+    assert!(!is_legal(&g, &s, "attack sea"));
+    assert!(is_legal(&g, &s, "transport sea"));
+}
+
+#[test]
+fn rule_7_3_one_leader_is_enough_and_several_may_go_together() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", C, 6, 2, 4, 4);
+    put(&g, &mut s, "cambridge", P, 2, 0, 0, 0);
+    play(&g, &mut s, &["attack boston", "units 4"]);
+    assert_eq!(legal(&g, &s), vec!["leaders 1", "leaders 2"]);
+}
+
+#[test]
+fn rule_7_1_a_leader_may_stay_behind_or_go_with_any_one_detachment() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 4, 1, 2, 0);
+    play(
+        &g,
+        &mut s,
+        &["march albany", "units 4", "to saratoga", "units 2"],
+    );
+    assert_eq!(legal(&g, &s), vec!["leaders 0", "leaders 1"]);
+    play(
+        &g,
+        &mut s,
+        &["leaders 0", "food 0", "to kinderhook", "units 2"],
+    );
+    assert!(!is_legal(&g, &s, "leaders 0"), "{:?}", legal(&g, &s));
+    play(&g, &mut s, &["food 1"]);
+    // The last Units to leave take the Leader: a Leader is no army by himself (rulings S14).
+    assert_eq!(s.area(at(&g, "kinderhook")).leaders, 1);
+    assert_eq!(s.area(at(&g, "saratoga")).leaders, 0);
+}
+
+#[test]
+fn rule_7_6_bombard_ignores_dug_in_and_may_target_a_port_point() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    s.area_mut(at(&g, "sea")).war = 1;
+    put(&g, &mut s, "boston", C, 2, 1, 0, 0);
+    put(&g, &mut s, "new-york", P, 2, 0, 0, 0);
+    s.area_mut(at(&g, "new-york")).dug_in = true;
+    put(&g, &mut s, "long-island", P, 1, 0, 0, 0);
+    s.dice = dice_rolling(&[1]);
+    play(&g, &mut s, &["bombard boston"]);
+    assert!(is_legal(&g, &s, "to long-island"), "a port Point");
+    play(&g, &mut s, &["to new-york"]);
+    assert_eq!(
+        s.area(at(&g, "new-york")).units,
+        1,
+        "digging in does not help"
+    );
+}
+
+#[test]
+fn rule_7_2_transport_works_from_a_port_point() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "long-island", C, 2, 0, 0, 0);
+    put(&g, &mut s, "saratoga", C, 2, 0, 0, 0);
+    assert!(is_legal(&g, &s, "transport long-island"));
+    assert!(!is_legal(&g, &s, "transport saratoga"), "not a port");
+}
