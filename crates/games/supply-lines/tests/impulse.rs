@@ -508,3 +508,31 @@ fn rule_7_2_transport_works_from_a_port_point() {
     assert!(is_legal(&g, &s, "transport long-island"));
     assert!(!is_legal(&g, &s, "transport saratoga"), "not a port");
 }
+
+/// §5.5: an army marching from a Point into an empty City stores what it carried there.
+#[test]
+fn rule_5_5_supplies_carried_into_a_friendly_or_empty_city_are_stored_there() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "kinderhook", P, 2, 0, 2, 1);
+    play(&g, &mut s, &["march kinderhook", "to albany", "units 2"]);
+    let k = s.area(at(&g, "kinderhook"));
+    assert_eq!(
+        (k.units, k.cubes()),
+        (0, 0),
+        "the whole army and its load left"
+    );
+    let a = s.area(at(&g, "albany"));
+    assert_eq!(
+        (a.units, a.food, a.war),
+        (2, 1, 1),
+        "one Food paid, the rest stored"
+    );
+    // In a City the limit is eight, not the army's carrying limit of three.
+    s.area_mut(at(&g, "albany")).food = 7;
+    assert_eq!(
+        muster_supply_lines::supply::excess(g.data(), &s, P, at(&g, "albany")),
+        0
+    );
+}

@@ -424,3 +424,16 @@ fn rule_12_1_removing_every_leader_for_the_triumvirs_does_not_lose_and_they_leav
     assert_eq!((n.units, n.leaders), (0, 2));
     assert_eq!(s.area(at(&g, "sea")).leaders, 1);
 }
+
+#[test]
+fn rule_10_0_two_winter_turns_the_second_the_last_with_reinforcements() {
+    let g = game();
+    let d = g.data();
+    let winters: Vec<u8> = (1..=d.turns()).filter(|&t| d.is_winter(t)).collect();
+    assert_eq!(d.turns(), 12, "rulings R9");
+    assert_eq!(
+        winters,
+        vec![4, 8],
+        "two Winter Turns (§10.0), the second before the last four (§9.0)"
+    );
+}
