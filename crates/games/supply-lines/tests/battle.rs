@@ -430,3 +430,20 @@ fn rule_8_7_an_attacker_losing_every_unit_surrenders_and_its_supplies_go_to_the_
     assert_eq!(s.leaders_of(P), 1);
     assert!(s.ended.is_none());
 }
+
+/// Rulings S20: a refusal ends the activation, not the window of §7.0 for moving supplies
+/// after it.
+#[test]
+fn rule_8_1_after_a_refusal_the_attacker_may_still_move_supplies() {
+    let (g, mut s) = patriots_attack_boston(3, 2, 2);
+    put(&g, &mut s, "cambridge", P, 0, 0, 0, 0);
+    s.area_mut(at(&g, "boston")).food = 3;
+    play(&g, &mut s, &["attack roxbury", "units 2", "to cambridge"]);
+    assert!(
+        matches!(s.phase, Phase::After { side, .. } if side == P),
+        "{:?}",
+        s.phase
+    );
+    assert!(is_legal(&g, &s, "from boston"), "{:?}", legal(&g, &s));
+    assert!(is_legal(&g, &s, "done"));
+}
