@@ -447,3 +447,16 @@ fn rule_8_1_after_a_refusal_the_attacker_may_still_move_supplies() {
     assert!(is_legal(&g, &s, "from boston"), "{:?}", legal(&g, &s));
     assert!(is_legal(&g, &s, "done"));
 }
+
+#[test]
+fn rule_13_1_the_crown_losing_its_last_leader_loses_the_game() {
+    let (g, mut s) = patriots_attack_boston(3, 2, 1);
+    put(&g, &mut s, "nova-scotia", C, 0, 0, 0, 0);
+    s.area_mut(at(&g, "boston")).leaders = 1;
+    assert_eq!(s.leaders_of(C), 1);
+    s.dice = dice_rolling(&[1]);
+    play(&g, &mut s, &["attack roxbury", "units 3"]);
+    let e = s.ended.expect("over");
+    assert_eq!((e.winner, e.reason), (Some(P), EndReason::NoLeaders));
+    assert_eq!(s.phase, Phase::Over);
+}
