@@ -437,3 +437,40 @@ fn rule_10_0_two_winter_turns_the_second_the_last_with_reinforcements() {
         "two Winter Turns (§10.0), the second before the last four (§9.0)"
     );
 }
+
+/// The first Patriot attack on Quebec advances support as the battle begins (§11.0); if that
+/// declares Independence (§11.1), the War the attackers carry is in play, not in the stock
+/// (rulings S22).
+#[test]
+fn rule_11_0_a_declaration_on_the_first_attack_on_quebec_counts_the_cubes_carried() {
+    let g = game();
+    let d = g.data();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "chaudiere", P, 3, 1, 1, 3);
+    put(&g, &mut s, "quebec", C, 2, 0, 0, 0);
+    put(&g, &mut s, "cambridge", P, 1, 0, 0, 0);
+    let mut left = d.war_cubes - 3;
+    for f in [
+        "ticonderoga",
+        "crown-point",
+        "st-johns",
+        "fort-edward",
+        "fort-stanwix",
+        "trenton",
+    ] {
+        let n = left.min(8);
+        s.area_mut(at(&g, f)).war = n;
+        left -= n;
+    }
+    s.support = d.declaration - 1;
+    let ev = play(&g, &mut s, &["attack chaudiere", "units 3"]);
+    assert!(ev.contains(&Event::Declaration), "{ev:?}");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::DeclarationSupplies { war, .. } if *war > 0)),
+        "every War cube is on the map or with the attackers: {ev:?}"
+    );
+    let (_, carried) = muster_supply_lines::supply::carried_in_battle(&s);
+    assert_eq!(s.war_on_map() + carried as u32, d.war_cubes as u32);
+}
