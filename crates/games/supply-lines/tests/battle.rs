@@ -460,3 +460,22 @@ fn rule_13_1_the_crown_losing_its_last_leader_loses_the_game() {
     assert_eq!((e.winner, e.reason), (Some(P), EndReason::NoLeaders));
     assert_eq!(s.phase, Phase::Over);
 }
+
+/// A Skirmish that eliminates every Crown Unit at the Point is a surrender there (§8.7): the
+/// support advances, and the load at the Point is lost (rulings S4); the skirmishers still
+/// go home (§8.8).
+#[test]
+fn rule_8_8_a_skirmish_that_eliminates_every_unit_is_a_surrender() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "cambridge", P, 2, 0, 1, 2);
+    put(&g, &mut s, "roxbury", C, 1, 0, 1, 1);
+    s.dice = dice_rolling(&[1, 6]);
+    let before = s.support;
+    play(&g, &mut s, &["skirmish cambridge", "war 2"]);
+    let r = s.area(at(&g, "roxbury"));
+    assert_eq!((r.units, r.cubes(), r.side), (0, 0, None));
+    assert_eq!(s.support, before + 1, "a Crown army surrendered");
+    assert_eq!(s.area(at(&g, "cambridge")).units, 2);
+}

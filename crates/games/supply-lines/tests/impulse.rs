@@ -536,3 +536,22 @@ fn rule_5_5_supplies_carried_into_a_friendly_or_empty_city_are_stored_there() {
         0
     );
 }
+
+/// Rulings S7: a Bombardment that eliminates every Unit in the port is a surrender there
+/// (§8.7): the Leaders go too and the support moves for the army and each Leader.
+#[test]
+fn rule_7_6_a_bombardment_that_eliminates_every_unit_is_a_surrender() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    s.area_mut(at(&g, "sea")).war = 1;
+    put(&g, &mut s, "boston", C, 2, 1, 0, 0);
+    put(&g, &mut s, "new-york", P, 1, 1, 0, 0);
+    s.support = 4;
+    s.dice = dice_rolling(&[1]);
+    play(&g, &mut s, &["bombard boston"]); // the only target: taken without asking (rulings S15)
+    let n = s.area(at(&g, "new-york"));
+    assert_eq!((n.units, n.leaders), (0, 0));
+    assert_eq!(s.support, 2, "the army and its Leader");
+    assert!(s.ended.is_none(), "the Patriot keeps his Leader at York");
+}

@@ -400,8 +400,13 @@ fn rule_12_1_removing_every_leader_for_the_triumvirs_does_not_lose_and_they_leav
     put(&g, &mut s, "boston", C, 3, 1, 0, 0);
     s.triumvirate = true;
     s.in_nova = 0x80; // the Triumvirate marker waiting in Nova Scotia
+    let support = s.support;
     start_turn(&g, &mut s, 3);
     assert!(s.ended.is_none(), "§2.2: the exception of §12.1");
+    assert_eq!(
+        s.support, support,
+        "removed, not eliminated: no support change"
+    );
     let n = s.area(at(&g, "nova-scotia"));
     assert_eq!((n.units, n.leaders), (0, 3));
     s.phase = Phase::Impulse {
