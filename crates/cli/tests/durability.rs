@@ -106,6 +106,20 @@ impl Client {
         }
         v
     }
+    /// A post whose answer may be a refusal: its status and body.
+    async fn try_post(&self, path: &str, body: Value) -> (u16, Value) {
+        let csrf = self.csrf.lock().unwrap().clone();
+        let r = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("X-CSRF-Token", csrf)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
     async fn get(&self, path: &str) -> Value {
         self.http
             .get(format!("{}{path}", self.base))
@@ -227,4 +241,99 @@ async fn kill_9_then_restart_keeps_every_game_postgres() {
     let url = pg.database().await.unwrap();
     play_and_kill(&url).await;
     drop(pg);
+}
+
+/// Fills the file system holding `dir` with a file of zeros until it refuses another byte.
+fn fill_disk(dir: &std::path::Path) -> std::path::PathBuf {
+    use std::io::Write;
+    let path = dir.join("filler");
+    let mut f = std::fs::File::create(&path).unwrap();
+    let block = vec![0u8; 64 * 1024];
+    while f.write_all(&block).is_ok() {}
+    let small = [0u8; 512];
+    while f.write_all(&small).is_ok() {}
+    let _ = f.flush();
+    path
+}
+
+/// A full disk for real (issue 14), on a small tmpfs that `.ci/run` mounts when it runs as root
+/// and names in `MUSTER_TMPFS`: moves are refused with 503 while it is full and change nothing,
+/// writes resume when space returns without a restart, and after `kill -9` every acknowledged
+/// action is there. Ignored in the normal suite (it needs the mount).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a small tmpfs named in MUSTER_TMPFS (.ci/run mounts one as root)"]
+async fn a_full_disk_loses_no_acknowledged_action_and_heals_without_a_restart() {
+    let dir = std::path::PathBuf::from(
+        std::env::var("MUSTER_TMPFS").expect("MUSTER_TMPFS names a small tmpfs"),
+    );
+    let database = format!("sqlite://{}", dir.join("muster.db").display());
+    let port = free_port();
+    let server = Server::start(&database, port).await;
+    let alice = Client::new(port).await;
+    alice
+        .post(
+            "/api/signup",
+            json!({"name": "alice", "password": "correct horse"}),
+        )
+        .await;
+    let g = alice
+        .post("/api/games", json!({"game": "battles", "scenario": "freemans-farm", "side": "american", "opponent": "bot", "level": "random"}))
+        .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let mut acknowledged = 0;
+    let mut play = async |alice: &Client| -> (u16, Value) {
+        let g = alice.my_turn(&id).await;
+        let a = g["legal"][0]["action"].clone();
+        alice
+            .try_post(
+                &format!("/api/games/{id}/act"),
+                json!({"action": a, "version": g["version"]}),
+            )
+            .await
+    };
+    for _ in 0..5 {
+        let (status, v) = play(&alice).await;
+        assert_eq!(status, 200, "{v}");
+        acknowledged = acknowledged.max(v["actions"].as_u64().unwrap());
+    }
+    let filler = fill_disk(&dir);
+    let mut refused = 0;
+    for _ in 0..400 {
+        if refused >= 5 {
+            break;
+        }
+        let before = alice.my_turn(&id).await;
+        let (status, v) = play(&alice).await;
+        match status {
+            200 => acknowledged = acknowledged.max(v["actions"].as_u64().unwrap()),
+            503 => {
+                assert_eq!(v["error"]["kind"], "unavailable", "{v}");
+                refused += 1;
+                let after = alice.get(&format!("/api/games/{id}")).await;
+                assert_eq!(after["version"], before["version"], "refused, yet changed");
+            }
+            other => panic!("a full disk answered {other}: {v}"),
+        }
+    }
+    assert!(refused > 0, "the full disk refused nothing");
+    std::fs::remove_file(&filler).unwrap();
+    let (status, v) = play(&alice).await;
+    assert_eq!(status, 200, "writes did not resume: {v}");
+    acknowledged = acknowledged.max(v["actions"].as_u64().unwrap());
+    server.kill_hard();
+    let port2 = free_port();
+    let _server = Server::start(&database, port2).await;
+    let again = Client::new(port2).await;
+    again
+        .post(
+            "/api/login",
+            json!({"name": "alice", "password": "correct horse"}),
+        )
+        .await;
+    let now = again.get(&format!("/api/games/{id}")).await;
+    assert!(
+        now["actions"].as_u64().unwrap() >= acknowledged,
+        "{acknowledged} actions acknowledged, {} stored",
+        now["actions"]
+    );
 }
