@@ -920,3 +920,115 @@ fn rule_8_0_the_british_choose_the_order_of_the_search_draws() {
     // The last draw, for Hancock, needs no choice.
     assert!(!matches!(s.phase, Phase::SearchNext { .. }));
 }
+
+/// A solitaire game with nothing on the map: the British to act with three actions.
+fn empty_solitaire(g: &muster_revolution_road::Concord, seed: u64) -> State {
+    let mut s = g
+        .new_game("solitaire-patriot", &Options::new(), seed)
+        .unwrap();
+    for u in s.units.iter_mut() {
+        if u.at != Loc::Spare && u.at != Loc::Removed {
+            u.at = Loc::Removed;
+        }
+        u.flipped = false;
+        u.moved = false;
+        u.fired = false;
+    }
+    s.british_in = 0;
+    round(&mut s, BRITISH, 3, 3);
+    s
+}
+
+#[test]
+fn rule_15_2_opportunity_fire_hits_at_most_two_per_british_move_action() {
+    let g = game();
+    // Percy's six Regulars leave Boston for Roxbury in three pairs, past three Minutemen in
+    // Jamaica Plain (next to Roxbury): three dice for every pair that enters. The dice are
+    // chosen so that the first pair alone draws two hits and the next pair's roll would
+    // score again: the cap of two is for the whole Move action, so nothing more is rolled.
+    let seed = (0..100_000u64)
+        .find(|&seed| {
+            let mut d = muster_core::Dice::from_seed(seed);
+            let sixes = |d: &mut muster_core::Dice| (0..3).filter(|_| d.d6() == 6).count();
+            sixes(&mut d) >= 2 && sixes(&mut d) >= 1
+        })
+        .expect("a seed rolling two sixes in three dice, then another six in three");
+    let mut s = empty_solitaire(&g, 27);
+    let pairs = [["p1", "p2"], ["p3", "p4"], ["p5", "p6"]];
+    for pair in pairs {
+        for id in pair {
+            put(&g, &mut s, id, "boston");
+        }
+    }
+    for id in ["mm1", "mm2", "mm3"] {
+        put(&g, &mut s, id, "jamaica-plain");
+    }
+    s.dice = muster_core::Dice::from_seed(seed);
+    let (boston, roxbury) = (region(&g, "boston"), region(&g, "roxbury"));
+    apply(&g, &mut s, Action::Move(boston));
+    let mut fire = Vec::new();
+    let mut taken = 0;
+    for pair in pairs {
+        for id in pair {
+            pick(&g, &mut s, id);
+        }
+        let side = to_act(&s).unwrap();
+        let ev = g.apply(&mut s, side, Action::To(roxbury)).unwrap();
+        fire.extend(ev.iter().filter_map(|e| match e {
+            muster_revolution_road::Event::Roll {
+                hits,
+                section: "15.2",
+                ..
+            } => Some(*hits),
+            _ => None,
+        }));
+        // The British apply the hits to the moving pair, then stop it in Roxbury.
+        while let Phase::Move { hits, group, .. } = s.phase
+            && hits > 0
+        {
+            let u = group.trailing_zeros() as u8;
+            apply(&g, &mut s, Action::Hit(u));
+            taken += 1;
+        }
+        if matches!(s.phase, Phase::Move { steps: 1, .. }) {
+            apply(&g, &mut s, Action::Stop);
+        }
+    }
+    assert_eq!(fire.first(), Some(&2), "the first pair draws two hits");
+    assert_eq!(fire.iter().map(|h| *h as u32).sum::<u32>(), 2);
+    assert_eq!(taken, 2, "two hits in the whole Move action");
+    let hurt = pairs
+        .iter()
+        .flatten()
+        .filter(|id| {
+            let x = s.units[unit(&g, &s, id) as usize];
+            x.flipped || x.at != Loc::At(roxbury)
+        })
+        .count();
+    assert!((1..=2).contains(&hurt), "only the first pair was hit");
+    // With nobody left to move in Boston the action is over; the next Move action has its
+    // own allowance of two.
+    assert!(matches!(s.phase, Phase::Round { .. }));
+    assert_eq!(to_act(&s), Some(PATRIOT));
+    round(&mut s, BRITISH, 2, 2);
+    for id in ["p7", "p8"] {
+        put(&g, &mut s, id, "boston");
+    }
+    s.dice = muster_core::Dice::from_seed(seed);
+    apply(&g, &mut s, Action::Move(boston));
+    pick(&g, &mut s, "p7");
+    pick(&g, &mut s, "p8");
+    let side = to_act(&s).unwrap();
+    let ev = g.apply(&mut s, side, Action::To(roxbury)).unwrap();
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            muster_revolution_road::Event::Roll {
+                hits: 2,
+                section: "15.2",
+                ..
+            }
+        )),
+        "a new action fires afresh"
+    );
+}

@@ -513,17 +513,29 @@ impl Concord {
         self.back_to_selection(s, from, ev);
     }
 
+    /// The next group of the same Move action: what the action has used so far carries over
+    /// (the cannon's one break, 4.1; the solitaire opportunity-fire hits, two per British
+    /// Move action, 15.2). Only a new Move action (`start_move`) starts them afresh. (A
+    /// forced march, `Phase::ForcedBreak`, carries nothing, but the solitaire British never
+    /// force march.)
     fn back_to_selection(&self, s: &mut State, from: u8, ev: &mut Ev) {
-        let cannon_used = matches!(
-            s.phase,
+        let (cannon_used, fire_hits) = match s.phase {
             Phase::Move {
-                cannon_used: true,
+                cannon_used,
+                fire_hits,
                 ..
-            }
-        );
+            } => (cannon_used, fire_hits),
+            _ => (false, 0),
+        };
         self.start_move(s, from);
-        if let Phase::Move { cannon_used: c, .. } = &mut s.phase {
+        if let Phase::Move {
+            cannon_used: c,
+            fire_hits: f,
+            ..
+        } = &mut s.phase
+        {
             *c = cannon_used;
+            *f = fire_hits;
         }
         if !at(s, from).any(|(u, _)| self.can_move(s, u)) {
             self.end_action(s, ev);
