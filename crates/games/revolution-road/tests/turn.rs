@@ -1032,3 +1032,52 @@ fn rule_15_2_opportunity_fire_hits_at_most_two_per_british_move_action() {
         "a new action fires afresh"
     );
 }
+
+#[test]
+fn rule_14_5_hidden_arms_cards_are_dealt_without_replacement() {
+    let g = game();
+    // Every unnumbered Hidden Arms marker of the set-up still unsearched at the end: the card
+    // options shuffle all the cards together and deal one per marker, so no card comes up
+    // twice (ruling C32), and each marker scores what its own card says.
+    let unnumbered: Vec<u8> = (0..g.data.map.regions.len() as u8)
+        .filter(|&r| g.data.map.regions[r as usize].arms == Some(0))
+        .collect();
+    assert_eq!(unnumbered.len(), 8);
+    for (option, seed) in [(2u8, 0u64), (3, 100)]
+        .iter()
+        .flat_map(|&(o, base)| (0..12).map(move |i| (o, base + i)))
+    {
+        let mut s = empty_board(&g, 40 + seed);
+        s.options.arms_balance = option;
+        for &r in &unnumbered {
+            s.arms[r as usize] = ARMS_HIDDEN;
+        }
+        s.turn = 12;
+        round(&mut s, BRITISH, 1, 0);
+        let ev = g.apply(&mut s, BRITISH, Action::Pass).unwrap();
+        let mut cards = Vec::new();
+        let mut total = 0i16;
+        for e in &ev {
+            if let muster_revolution_road::Event::ArmsCard {
+                region,
+                card,
+                hash,
+                points,
+            } = *e
+            {
+                assert!(unnumbered.contains(&region));
+                assert_eq!(hash, g.data.cards.get(card).hash);
+                let expect = if option == 2 { (hash > 0) as u8 } else { hash };
+                assert_eq!(points, expect, "option {option}");
+                cards.push(card);
+                total += points as i16;
+            }
+        }
+        assert_eq!(cards.len(), unnumbered.len(), "a card for each marker");
+        let mut distinct = cards.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), cards.len(), "no card twice: {cards:?}");
+        assert_eq!(s.vp.0[PATRIOT as usize][Cause::Arms as usize], 2 * total);
+    }
+}

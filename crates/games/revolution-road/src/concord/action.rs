@@ -162,6 +162,14 @@ pub enum Event {
         net: u8,
         son: u8,
     },
+    /// 14.5: a card drawn at the end for an unsearched unnumbered Hidden Arms marker, from
+    /// all the cards shuffled together (without replacement), and the VP it gives.
+    ArmsCard {
+        region: u8,
+        card: u8,
+        hash: u8,
+        points: u8,
+    },
     /// Gather Intelligence: the cards seen (only that side reads this).
     Peek {
         side: u8,

@@ -319,6 +319,19 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
                 true,
             )
         }
+        Event::ArmsCard {
+            region,
+            card,
+            hash,
+            points,
+        } => entry(
+            "14.5",
+            format!(
+                "Hidden arms in {}: card {card}, {hash} marks, {points} VP to the Patriot",
+                r(region)
+            ),
+            true,
+        ),
         Event::Peek {
             side: sd,
             top,

@@ -36,7 +36,13 @@ impl Concord {
                 _ => {}
             }
         }
-        // 4.7 and 14.5: unsearched hidden arms.
+        // 4.7 and 14.5: unsearched hidden arms. The card options shuffle every card together
+        // and deal one per unnumbered marker, without replacement (ruling C32).
+        let mut cards: arrayvec::ArrayVec<u8, { crate::common::cards::DECK_SIZE }> =
+            (1..=self.data.cards.cards.len() as u8).collect();
+        if matches!(s.options.arms_balance, 2 | 3) {
+            crate::common::cards::shuffle(&mut cards, &mut s.dice);
+        }
         for r in 0..self.data.map.regions.len() {
             if s.arms[r] != ARMS_HIDDEN {
                 continue;
@@ -47,17 +53,27 @@ impl Concord {
             } else {
                 match s.options.arms_balance {
                     1 => 0,
-                    2 | 3 => {
-                        // One card from the whole deck, shuffled together (14.5).
-                        let n = self.data.cards.cards.len() as u32;
-                        let id = s.dice.below(n) as u8 + 1;
-                        let hash = self.data.cards.get(id).hash as i16;
-                        if s.options.arms_balance == 2 {
-                            (hash > 0) as i16
-                        } else {
-                            hash
+                    2 | 3 => match cards.pop() {
+                        // The next card of the shuffled deck (there are 22 cards and 8
+                        // unnumbered markers, so the deck never runs out in play; a position
+                        // with more markers than cards scores the rest as unnumbered).
+                        Some(card) => {
+                            let hash = self.data.cards.get(card).hash;
+                            let points = if s.options.arms_balance == 2 {
+                                (hash > 0) as u8
+                            } else {
+                                hash
+                            };
+                            ev.push(Event::ArmsCard {
+                                region: r as u8,
+                                card,
+                                hash,
+                                points,
+                            });
+                            points as i16
                         }
-                    }
+                        None => vp.unnumbered_arms,
+                    },
                     _ => vp.unnumbered_arms,
                 }
             };
