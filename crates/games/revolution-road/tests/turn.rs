@@ -1081,3 +1081,44 @@ fn rule_14_5_hidden_arms_cards_are_dealt_without_replacement() {
         assert_eq!(s.vp.0[PATRIOT as usize][Cause::Arms as usize], 2 * total);
     }
 }
+
+#[test]
+fn rule_6_12_a_rider_that_only_alerted_gets_four_fresh_points_from_a_second_call() {
+    let g = game();
+    let mut s = empty_board(&g, 41);
+    let menotomy = region(&g, "menotomy");
+    let rev = put(&g, &mut s, "revere", "menotomy");
+    let dawes = put(&g, &mut s, "dawes", "lexington");
+    s.gather[menotomy as usize] = GATHER;
+    round(&mut s, PATRIOT, 3, 3);
+    apply(&g, &mut s, Action::CallToArms);
+    // Revere alerts Menotomy (the capture roll misses) and stops; Dawes rides one region.
+    apply(&g, &mut s, Action::Rider(rev));
+    s.dice = dice_rolling(&[1]);
+    apply(&g, &mut s, Action::Alert);
+    assert_eq!(s.gather[menotomy as usize], MUSTER);
+    assert!(matches!(s.phase, Phase::Riders { ap: 3, .. }));
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Rider(dawes));
+    apply(&g, &mut s, Action::Ride(region(&g, "lincoln"), false));
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
+    assert!(!s.units[rev as usize].moved, "alerting is not moving");
+    assert!(s.units[dawes as usize].moved);
+    // A second Call to Arms in the same turn (ruling C33): the rider without a Move marker
+    // is activated again with four new Activity Points; the one that rode is not.
+    round(&mut s, PATRIOT, 2, 2);
+    apply(&g, &mut s, Action::CallToArms);
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Rider(rev)));
+    assert!(
+        !l.contains(&Action::Rider(dawes)),
+        "a rider that moved stays put"
+    );
+    apply(&g, &mut s, Action::Rider(rev));
+    assert!(matches!(s.phase, Phase::Riders { ap: 4, .. }));
+    assert!(
+        !legal(&g, &s).contains(&Action::Alert),
+        "Menotomy is already alerted"
+    );
+}
