@@ -323,3 +323,216 @@ fn rule_14_2_moving_through_an_enemy_region_draws_fire() {
     apply(&g, &mut s, Action::Hit(r3));
     assert!(s.units[r3 as usize].flipped);
 }
+
+#[test]
+fn rule_4_1_broken_regulars_without_a_leader_go_only_toward_boston_and_never_into_minutemen() {
+    let g = game();
+    let mut s = empty_board(&g, 13);
+    s.turn = 2;
+    let r1 = put(&g, &mut s, "r1", "lexington");
+    s.units[r1 as usize].flipped = true;
+    round(&mut s, BRITISH, 3, 0);
+    let (men, lin) = (region(&g, "menotomy"), region(&g, "lincoln"));
+    let mut t = s.clone();
+    apply(&g, &mut t, Action::Move(region(&g, "lexington")));
+    apply(&g, &mut t, Action::Pick(r1));
+    let l = legal(&g, &t);
+    assert!(l.contains(&Action::To(men)), "toward Boston");
+    assert!(!l.contains(&Action::To(lin)), "away from Boston");
+    // A Minuteman in Menotomy closes it to the broken Regular alone...
+    let mm = put(&g, &mut s, "mm1", "menotomy");
+    let mut t = s.clone();
+    apply(&g, &mut t, Action::Move(region(&g, "lexington")));
+    apply(&g, &mut t, Action::Pick(r1));
+    assert!(!legal(&g, &t).contains(&Action::To(men)));
+    // (4.1 says Minutemen units, broken or not; one still under its marker is not on the
+    // board, C2) ...but a leader going with it lifts the limit.
+    let mut b = t.clone();
+    b.units[mm as usize].flipped = true;
+    assert!(!legal(&g, &b).contains(&Action::To(men)));
+    b.units[mm as usize].under = true;
+    assert!(legal(&g, &b).contains(&Action::To(men)));
+    put(&g, &mut t, "smith", "lexington");
+    pick(&g, &mut t, "smith");
+    let l = legal(&g, &t);
+    assert!(l.contains(&Action::To(men)) && l.contains(&Action::To(lin)));
+}
+
+#[test]
+fn rule_4_1_the_cannon_breaks_a_unit_only_in_the_first_region_with_patriots() {
+    let g = game();
+    let mut s = empty_board(&g, 14);
+    s.turn = 9;
+    for id in ["cannon", "p1", "p2", "p3", "p4", "p5", "p6", "p7"] {
+        put(&g, &mut s, id, "roxbury");
+    }
+    let m1 = put_militia(&g, &mut s, "m1", "brookline", 2);
+    let m2 = put_militia(&g, &mut s, "m2", "cambridge", 1);
+    round(&mut s, BRITISH, 3, 0);
+    apply(&g, &mut s, Action::Move(region(&g, "roxbury")));
+    for id in ["cannon", "p1", "p2", "p3", "p4", "p5", "p6", "p7"] {
+        pick(&g, &mut s, id);
+    }
+    apply(&g, &mut s, Action::To(region(&g, "brookline")));
+    apply(&g, &mut s, Action::Pick(m1));
+    assert!(s.units[m1 as usize].flipped);
+    apply(&g, &mut s, Action::To(region(&g, "cambridge")));
+    assert!(
+        matches!(s.phase, Phase::Move { steps: 2, .. }),
+        "no second break: {:?}",
+        s.phase
+    );
+    assert!(!s.units[m2 as usize].flipped);
+}
+
+#[test]
+fn rule_4_1_the_cannon_alone_with_unbroken_patriots_is_destroyed() {
+    let g = game();
+    let mut s = empty_board(&g, 15);
+    s.turn = 9;
+    let cannon = put(&g, &mut s, "cannon", "lexington");
+    let p1 = put(&g, &mut s, "p1", "lexington");
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 1);
+    round(&mut s, BRITISH, 3, 3);
+    let mut kept = s.clone();
+    apply(&g, &mut kept, Action::Intel);
+    assert_eq!(
+        kept.units[cannon as usize].at,
+        Loc::At(region(&g, "lexington"))
+    );
+    // Without its Regular (here: moved away) the cannon is lost.
+    s.units[p1 as usize].at = Loc::At(region(&g, "lincoln"));
+    let mut broken = s.clone();
+    broken.units[m1 as usize].flipped = true;
+    apply(&g, &mut broken, Action::Intel);
+    assert_eq!(
+        broken.units[cannon as usize].at,
+        Loc::At(region(&g, "lexington")),
+        "broken Patriots do not take it"
+    );
+    apply(&g, &mut s, Action::Intel);
+    assert_eq!(s.units[cannon as usize].at, Loc::Removed);
+}
+
+#[test]
+fn rule_6_4_2_units_may_be_dropped_off_along_the_road_but_never_picked_up() {
+    let g = game();
+    let mut s = empty_board(&g, 16);
+    s.turn = 2;
+    for id in ["r1", "r2", "r3"] {
+        put(&g, &mut s, id, "cambridge");
+    }
+    let r4 = put(&g, &mut s, "r4", "menotomy");
+    round(&mut s, BRITISH, 3, 0);
+    apply(&g, &mut s, Action::Move(region(&g, "cambridge")));
+    for id in ["r1", "r2", "r3"] {
+        pick(&g, &mut s, id);
+    }
+    let (men, lex) = (region(&g, "menotomy"), region(&g, "lexington"));
+    apply(&g, &mut s, Action::To(men));
+    let l = legal(&g, &s);
+    let r3 = unit(&g, &s, "r3");
+    assert!(l.contains(&Action::Drop(r3)));
+    assert!(
+        !l.iter().any(|a| matches!(a, Action::Pick(_))),
+        "no pick-ups on the way, not even r4: {l:?}"
+    );
+    apply(&g, &mut s, Action::Drop(r3));
+    apply(&g, &mut s, Action::To(lex));
+    apply(&g, &mut s, Action::Stop);
+    let r1 = unit(&g, &s, "r1");
+    assert_eq!(s.units[r3 as usize].at, Loc::At(men));
+    assert!(s.units[r3 as usize].moved);
+    assert_eq!(s.units[r1 as usize].at, Loc::At(lex));
+    assert!(!s.units[r4 as usize].moved);
+}
+
+#[test]
+fn rule_6_4_units_with_a_moved_marker_do_not_move_again() {
+    let g = game();
+    let mut s = empty_board(&g, 17);
+    s.turn = 2;
+    let r1 = put(&g, &mut s, "r1", "cambridge");
+    s.units[r1 as usize].moved = true;
+    round(&mut s, BRITISH, 3, 0);
+    let cam = region(&g, "cambridge");
+    assert!(!legal(&g, &s).contains(&Action::Move(cam)));
+    let r2 = put(&g, &mut s, "r2", "cambridge");
+    apply(&g, &mut s, Action::Move(cam));
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Pick(r2)) && !l.contains(&Action::Pick(r1)));
+    // The Moved marker comes with the move.
+    apply(&g, &mut s, Action::Pick(r2));
+    apply(&g, &mut s, Action::To(region(&g, "fresh-pond")));
+    assert!(s.units[r2 as usize].moved);
+}
+
+#[test]
+fn rule_12_0_percy_s_broken_regulars_are_not_slowed_after_concord() {
+    let g = game();
+    let mut s = empty_board(&g, 18);
+    s.turn = 9;
+    s.concord = true;
+    let p1 = put(&g, &mut s, "p1", "lincoln");
+    s.units[p1 as usize].flipped = true;
+    put(&g, &mut s, "percy", "lincoln");
+    round(&mut s, BRITISH, 3, 0);
+    apply(&g, &mut s, Action::Move(region(&g, "lincoln")));
+    apply(&g, &mut s, Action::Pick(p1));
+    pick(&g, &mut s, "percy");
+    apply(&g, &mut s, Action::To(region(&g, "lexington")));
+    assert!(legal(&g, &s).contains(&Action::To(region(&g, "menotomy"))));
+}
+
+#[test]
+fn rule_6_11_british_starting_in_the_hindered_region_move_normally() {
+    let g = game();
+    let mut s = empty_board(&g, 19);
+    s.turn = 2;
+    put(&g, &mut s, "r1", "menotomy");
+    s.hinder[HINDER_MOVEMENT as usize] = HinderAt::Map {
+        region: region(&g, "menotomy"),
+        turns: 2,
+    };
+    round(&mut s, BRITISH, 3, 0);
+    apply(&g, &mut s, Action::Move(region(&g, "menotomy")));
+    pick(&g, &mut s, "r1");
+    apply(&g, &mut s, Action::To(region(&g, "lexington")));
+    assert!(legal(&g, &s).contains(&Action::To(region(&g, "lincoln"))));
+}
+
+#[test]
+fn rule_6_5_assemble_takes_some_unmoved_units_to_one_adjacent_region() {
+    let g = game();
+    let mut s = empty_board(&g, 20);
+    let m1 = put_militia(&g, &mut s, "m1", "lincoln", 1);
+    let m2 = put_militia(&g, &mut s, "m2", "lincoln", 1);
+    let m3 = put_militia(&g, &mut s, "m3", "lincoln", 1);
+    s.units[m3 as usize].moved = true;
+    let (lin, lex) = (region(&g, "lincoln"), region(&g, "lexington"));
+    round(&mut s, PATRIOT, 3, 3);
+    assert!(!legal(&g, &s).contains(&Action::Assemble(lin, region(&g, "menotomy"))));
+    apply(&g, &mut s, Action::Assemble(lin, lex));
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Pick(m1)) && !l.contains(&Action::Pick(m3)));
+    apply(&g, &mut s, Action::Pick(m1));
+    apply(&g, &mut s, Action::Done);
+    assert_eq!(s.units[m1 as usize].at, Loc::At(lex));
+    assert!(s.units[m1 as usize].moved);
+    assert_eq!(s.units[m2 as usize].at, Loc::At(lin));
+    assert!(!s.units[m2 as usize].moved, "not all units need go");
+}
+
+#[test]
+fn rule_3_0_charlestown_held_only_by_broken_regulars_is_open_to_patriots() {
+    let g = game();
+    let mut s = empty_board(&g, 21);
+    put_militia(&g, &mut s, "m1", "prospect-hill", 1);
+    let r1 = put(&g, &mut s, "r1", "charlestown");
+    s.units[r1 as usize].flipped = true;
+    round(&mut s, PATRIOT, 3, 0);
+    assert!(legal(&g, &s).contains(&Action::Assemble(
+        region(&g, "prospect-hill"),
+        region(&g, "charlestown")
+    )));
+}
