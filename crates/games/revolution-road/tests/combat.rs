@@ -615,3 +615,331 @@ fn rule_14_1_no_reroll_without_the_option_or_without_a_miss() {
         "both dice hit: nothing to re-roll"
     );
 }
+
+/// Finishes whatever decision is open, always declining what can be declined.
+fn play_out(g: &muster_revolution_road::Concord, s: &mut State) {
+    let mut n = 0;
+    while !matches!(s.phase, Phase::Round { .. } | Phase::Over) {
+        let l = legal(g, s);
+        let a = if l.contains(&Action::Done) {
+            Action::Done
+        } else if l.contains(&Action::NoOpFire) {
+            Action::NoOpFire
+        } else {
+            l[0]
+        };
+        apply(g, s, a);
+        n += 1;
+        assert!(n < 100);
+    }
+}
+
+#[test]
+fn rule_6_1_units_with_a_fired_marker_cannot_attack() {
+    let g = game();
+    let mut s = empty_board(&g, 30);
+    let lex = region(&g, "lexington");
+    let r1 = put(&g, &mut s, "r1", "lexington");
+    s.units[r1 as usize].fired = true;
+    put_militia(&g, &mut s, "m1", "lexington", 1);
+    round(&mut s, BRITISH, 3, 3);
+    assert!(!legal(&g, &s).contains(&Action::Attack(lex)));
+    let r2 = put(&g, &mut s, "r2", "lexington");
+    apply(&g, &mut s, Action::Attack(lex));
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Pick(r2)) && !l.contains(&Action::Pick(r1)));
+}
+
+#[test]
+fn rule_6_1_no_fired_markers_when_every_defender_retreats_and_7_1_1_unmoved_retreaters_get_moved() {
+    let g = game();
+    let mut s = empty_board(&g, 31);
+    let lex = region(&g, "lexington");
+    let r1 = put(&g, &mut s, "r1", "lexington");
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 1);
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    apply(&g, &mut s, Action::Pick(r1));
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Pick(m1));
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::To(region(&g, "lincoln")));
+    assert!(
+        !s.units[m1 as usize].flipped,
+        "an unmoved unit retreats without a hit"
+    );
+    assert!(s.units[m1 as usize].moved, "and then gets a Moved marker");
+    apply(&g, &mut s, Action::NoOpFire);
+    assert!(matches!(s.phase, Phase::Round { .. }));
+    assert!(!s.units[r1 as usize].fired && !s.units[m1 as usize].fired);
+    assert!(!s.shot, "no dice rolled, no Shot");
+}
+
+#[test]
+fn rule_6_2_assault_needs_unmoved_units_and_marks_attackers_moved_and_fired() {
+    let g = game();
+    let mut s = empty_board(&g, 32);
+    let (men, lex) = (region(&g, "menotomy"), region(&g, "lexington"));
+    let r1 = put(&g, &mut s, "r1", "menotomy");
+    let r2 = put(&g, &mut s, "r2", "menotomy");
+    s.units[r2 as usize].moved = true;
+    let r3 = put(&g, &mut s, "r3", "menotomy");
+    s.units[r3 as usize].fired = true;
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 2);
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Assault(men, lex));
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Pick(r1)));
+    assert!(!l.contains(&Action::Pick(r2)) && !l.contains(&Action::Pick(r3)));
+    apply(&g, &mut s, Action::Pick(r1));
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Pick(m1));
+    apply(&g, &mut s, Action::Done);
+    // The militia's two dice miss, so r1 is still unbroken when it fires (a unit broken
+    // before it rolls adds no strength and gets no Fired marker, 7.0).
+    s.dice = dice_rolling(&[1, 2]);
+    apply(&g, &mut s, Action::DefensiveFire);
+    play_out(&g, &mut s);
+    let x = s.units[r1 as usize];
+    assert_eq!(x.at, Loc::At(lex));
+    assert!(
+        x.moved && x.fired,
+        "the assaulting unit: Moved and Fired: {x:?}"
+    );
+    let m = s.units[m1 as usize];
+    if matches!(m.at, Loc::At(_)) {
+        assert!(m.fired, "the defender that fired");
+    }
+    assert_eq!(s.units[r2 as usize].at, Loc::At(men));
+}
+
+#[test]
+fn rule_7_0_a_defender_fielding_nobody_rolls_no_dice() {
+    let g = game();
+    let mut s = empty_board(&g, 33);
+    let lex = region(&g, "lexington");
+    put(&g, &mut s, "r1", "lexington");
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 2);
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    pick(&g, &mut s, "r1");
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
+    assert!(matches!(s.phase, Phase::Defenders));
+    apply(&g, &mut s, Action::Done);
+    let side = to_act(&s).unwrap();
+    let ev = muster_core::Game::apply(&g, &mut s, side, Action::DefensiveFire).unwrap();
+    assert!(!ev.iter().any(|e| matches!(
+        e,
+        muster_revolution_road::Event::Roll { side: PATRIOT, dice, .. } if *dice > 0
+    )));
+    play_out(&g, &mut s);
+    assert!(
+        !s.units[m1 as usize].fired,
+        "a non-participant gets no Fired marker"
+    );
+}
+
+#[test]
+fn rule_7_0_only_units_adding_strength_are_marked_fired_and_a_leader_may_take_a_hit() {
+    let g = game();
+    let mut s = empty_board(&g, 34);
+    let lex = region(&g, "lexington");
+    let r1 = put(&g, &mut s, "r1", "lexington");
+    let smith = put(&g, &mut s, "smith", "lexington");
+    put_militia(&g, &mut s, "m1", "lexington", 2);
+    put_militia(&g, &mut s, "m2", "lexington", 2);
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    apply(&g, &mut s, Action::Pick(r1));
+    apply(&g, &mut s, Action::Pick(smith));
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
+    pick(&g, &mut s, "m1");
+    pick(&g, &mut s, "m2");
+    apply(&g, &mut s, Action::Done);
+    // Simultaneous combat: the British apply their hit first, and may give it to Smith.
+    apply(&g, &mut s, Action::Simultaneous);
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Hit(smith)) && l.contains(&Action::Hit(r1)));
+    apply(&g, &mut s, Action::Hit(smith));
+    assert!(s.units[smith as usize].flipped, "Smith is wounded");
+    play_out(&g, &mut s);
+    if matches!(s.units[smith as usize].at, Loc::At(_)) {
+        assert!(!s.units[smith as usize].fired, "a leader adds no dice");
+    }
+    if matches!(s.units[r1 as usize].at, Loc::At(_)) {
+        assert!(s.units[r1 as usize].fired);
+    }
+}
+
+#[test]
+fn rule_4_1_the_cannon_attacks_only_with_a_regular() {
+    let g = game();
+    let mut s = empty_board(&g, 35);
+    s.turn = 9;
+    let lex = region(&g, "lexington");
+    let cannon = put(&g, &mut s, "cannon", "lexington");
+    let p1 = put(&g, &mut s, "p1", "lexington");
+    put_militia(&g, &mut s, "m1", "lexington", 1);
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    apply(&g, &mut s, Action::Pick(cannon));
+    assert!(!legal(&g, &s).contains(&Action::Done), "the cannon alone");
+    apply(&g, &mut s, Action::Pick(p1));
+    assert!(legal(&g, &s).contains(&Action::Done));
+}
+
+#[test]
+fn rule_7_1_3_patriot_opfire_rolls_a_die_for_each_retreating_unit_and_healthy_leader() {
+    let g = game();
+    let mut s = empty_board(&g, 36);
+    s.shot = true;
+    let lex = region(&g, "lexington");
+    put_militia(&g, &mut s, "m1", "lexington", 2);
+    let mut british = Vec::new();
+    for id in ["r1", "r2", "r3", "smith", "pitcairn"] {
+        british.push(put(&g, &mut s, id, "lexington"));
+    }
+    s.units[british[2] as usize].flipped = true; // r3 broken: counted
+    s.units[british[4] as usize].flipped = true; // Pitcairn wounded: not counted
+    round(&mut s, PATRIOT, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    pick(&g, &mut s, "m1");
+    apply(&g, &mut s, Action::Done);
+    for u in &british {
+        apply(&g, &mut s, Action::Pick(*u));
+    }
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::To(region(&g, "menotomy")));
+    assert!(matches!(s.phase, Phase::OpFire));
+    let side = to_act(&s).unwrap();
+    assert_eq!(side, PATRIOT);
+    let ev = muster_core::Game::apply(&g, &mut s, side, Action::OpFire).unwrap();
+    let dice = ev.iter().find_map(|e| match e {
+        muster_revolution_road::Event::Roll {
+            side: PATRIOT,
+            dice,
+            ..
+        } => Some(*dice),
+        _ => None,
+    });
+    assert_eq!(dice, Some(4), "two Regulars, the broken one and Smith");
+    assert!(s.units[unit(&g, &s, "m1") as usize].fired);
+}
+
+#[test]
+fn rule_3_0_british_in_boston_are_never_a_patriot_target() {
+    let g = game();
+    let mut s = empty_board(&g, 37);
+    s.shot = true;
+    let boston = region(&g, "boston");
+    for id in ["r1", "r2", "r3", "r4"] {
+        let u = put(&g, &mut s, id, "boston");
+        s.units[u as usize].moved = true;
+        s.units[u as usize].marched = true;
+    }
+    put_militia(&g, &mut s, "m1", "roxbury", 2);
+    round(&mut s, PATRIOT, 3, 3);
+    let l = legal(&g, &s);
+    assert!(!l.iter().any(|a| matches!(a,
+        Action::Ambush(r) | Action::Snipe(r) | Action::Attack(r) | Action::Assault(_, r)
+            if *r == boston)));
+    // The same force outside Boston is a target.
+    for id in ["r1", "r2", "r3", "r4"] {
+        let u = unit(&g, &s, id);
+        s.units[u as usize].at = Loc::At(region(&g, "roxbury"));
+    }
+    let l = legal(&g, &s);
+    let rox = region(&g, "roxbury");
+    assert!(l.contains(&Action::Ambush(rox)) && l.contains(&Action::Snipe(rox)));
+}
+
+#[test]
+fn rule_6_3_charge_needs_a_leader_and_an_unmoved_unbroken_regular() {
+    let g = game();
+    let mut s = empty_board(&g, 38);
+    let lex = region(&g, "lexington");
+    let r1 = put(&g, &mut s, "r1", "lexington");
+    s.units[r1 as usize].moved = true;
+    put_militia(&g, &mut s, "m1", "lexington", 1);
+    put(&g, &mut s, "smith", "lexington");
+    round(&mut s, BRITISH, 3, 3);
+    assert!(
+        !legal(&g, &s).contains(&Action::Charge(lex)),
+        "r1 has moved"
+    );
+    let r2 = put(&g, &mut s, "r2", "lexington");
+    assert!(legal(&g, &s).contains(&Action::Charge(lex)));
+    s.units[r2 as usize].flipped = true;
+    assert!(
+        !legal(&g, &s).contains(&Action::Charge(lex)),
+        "r2 is broken"
+    );
+    s.units[r2 as usize].flipped = false;
+    let smith = unit(&g, &s, "smith");
+    s.units[smith as usize].at = Loc::At(region(&g, "lincoln"));
+    assert!(!legal(&g, &s).contains(&Action::Charge(lex)), "no leader");
+}
+
+#[test]
+fn rule_6_3_the_cannon_in_a_charge_makes_three_patriot_hits_and_no_advance() {
+    let g = game();
+    let mut s = empty_board(&g, 39);
+    s.turn = 9;
+    let lex = region(&g, "lexington");
+    for id in ["percy", "p1", "p2", "cannon"] {
+        put(&g, &mut s, id, "lexington");
+    }
+    let mut m = Vec::new();
+    for i in 1..=4 {
+        m.push(put_militia(&g, &mut s, &format!("m{i}"), "lexington", 1));
+    }
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Charge(lex));
+    pick_hit(&g, &mut s, "p2");
+    assert!(
+        matches!(
+            s.phase,
+            Phase::Hits {
+                side: PATRIOT,
+                n: 3,
+                ..
+            }
+        ),
+        "{:?}",
+        s.phase
+    );
+    for u in &m[..3] {
+        apply(&g, &mut s, Action::Hit(*u));
+    }
+    let mut n = 0;
+    while !matches!(s.phase, Phase::Round { .. }) {
+        assert!(
+            !matches!(s.phase, Phase::Advance { .. }),
+            "no advance after a Charge"
+        );
+        let l = legal(&g, &s);
+        let a = if l.contains(&Action::Done) {
+            Action::Done
+        } else {
+            l[0]
+        };
+        apply(&g, &mut s, a);
+        n += 1;
+        assert!(n < 20);
+    }
+    assert_eq!(
+        s.units[m[3] as usize].at,
+        Loc::At(lex),
+        "the unbroken militia stays"
+    );
+    for u in &m[..3] {
+        assert_ne!(
+            s.units[*u as usize].at,
+            Loc::At(lex),
+            "broken units must go"
+        );
+    }
+}
