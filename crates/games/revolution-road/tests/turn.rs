@@ -1122,3 +1122,492 @@ fn rule_6_12_a_rider_that_only_alerted_gets_four_fresh_points_from_a_second_call
         "Menotomy is already alerted"
     );
 }
+
+#[test]
+fn rule_5_2_the_turn_ends_when_both_tracks_are_empty_and_reserves_carry_over() {
+    let g = game();
+    let mut s = empty_board(&g, 50);
+    s.turn = 3;
+    s.reserves = [2, 1];
+    // The British are on 0: the Patriot uses up his actions; the British reserve waits.
+    round(&mut s, PATRIOT, 2, 0);
+    apply(&g, &mut s, Action::Intel);
+    assert_eq!(to_act(&s), Some(PATRIOT), "a side on 0 does not act");
+    apply(&g, &mut s, Action::Pass);
+    assert_eq!(s.turn, 4, "both tracks on 0: the turn is over");
+    assert_eq!(s.reserves, [2, 1], "reserves are kept for later turns");
+}
+
+#[test]
+fn rule_6_13_plan_on_the_1_space_gains_a_reserve_and_ends_the_side_s_actions() {
+    let g = game();
+    let mut s = empty_board(&g, 51);
+    put(&g, &mut s, "r1", "cambridge");
+    round(&mut s, BRITISH, 1, 2);
+    apply(&g, &mut s, Action::Plan);
+    assert_eq!(s.actions[BRITISH as usize], 0);
+    assert_eq!(s.reserves[BRITISH as usize], 1);
+    assert_eq!(to_act(&s), Some(PATRIOT));
+}
+
+#[test]
+fn rule_6_12_prescott_rides_once_lexington_is_alerted() {
+    let g = game();
+    let mut s = empty_board(&g, 52);
+    let lex = region(&g, "lexington");
+    s.gather[lex as usize] = GATHER;
+    let prescott = put(&g, &mut s, "prescott", "lexington");
+    s.units[prescott as usize].under = true;
+    let rev = put(&g, &mut s, "revere", "lexington");
+    round(&mut s, PATRIOT, 3, 3);
+    apply(&g, &mut s, Action::CallToArms);
+    assert!(
+        !legal(&g, &s).contains(&Action::Rider(prescott)),
+        "not before Lexington is alerted"
+    );
+    apply(&g, &mut s, Action::Rider(rev));
+    s.dice = dice_rolling(&[2]);
+    apply(&g, &mut s, Action::Alert);
+    apply(&g, &mut s, Action::Done);
+    assert!(legal(&g, &s).contains(&Action::Rider(prescott)));
+    apply(&g, &mut s, Action::Rider(prescott));
+    assert!(matches!(s.phase, Phase::Riders { ap: 4, .. }));
+}
+
+#[test]
+fn rule_6_12_prescott_rides_from_the_turn_after_revere_and_dawes_are_both_captured() {
+    let g = game();
+    let mut s = empty_board(&g, 53);
+    s.turn = 2;
+    let lex = region(&g, "lexington");
+    s.gather[lex as usize] = GATHER;
+    let prescott = put(&g, &mut s, "prescott", "lexington");
+    s.units[prescott as usize].under = true;
+    let dawes = put(&g, &mut s, "dawes", "roxbury");
+    s.units[dawes as usize].flipped = true;
+    let rev = put(&g, &mut s, "revere", "medford");
+    s.gather[region(&g, "medford") as usize] = GATHER;
+    round(&mut s, PATRIOT, 1, 0);
+    apply(&g, &mut s, Action::CallToArms);
+    apply(&g, &mut s, Action::Rider(rev));
+    s.dice = dice_rolling(&[6]);
+    apply(&g, &mut s, Action::Alert);
+    assert!(s.units[rev as usize].flipped, "Revere is captured too");
+    assert!(
+        s.units[prescott as usize].under,
+        "Prescott waits for the next turn"
+    );
+    let mut n = 0;
+    while s.turn == 2 {
+        let a = if legal(&g, &s).contains(&Action::Done) {
+            Action::Done
+        } else {
+            Action::Pass
+        };
+        apply(&g, &mut s, a);
+        n += 1;
+        assert!(n < 20);
+    }
+    assert!(
+        !s.units[prescott as usize].under,
+        "active on the following turn"
+    );
+    round(&mut s, PATRIOT, 2, 2);
+    apply(&g, &mut s, Action::CallToArms);
+    assert!(legal(&g, &s).contains(&Action::Rider(prescott)));
+    assert!(
+        !legal(&g, &s).contains(&Action::Rider(rev)),
+        "captured riders are not activated"
+    );
+}
+
+#[test]
+fn rule_6_12_a_region_costs_a_rider_one_point_and_a_stream_without_road_two() {
+    let g = game();
+    let mut s = empty_board(&g, 54);
+    let rev = put(&g, &mut s, "revere", "medford");
+    round(&mut s, PATRIOT, 3, 3);
+    apply(&g, &mut s, Action::CallToArms);
+    apply(&g, &mut s, Action::Rider(rev));
+    let mut road = s.clone();
+    apply(&g, &mut road, Action::Ride(region(&g, "menotomy"), false));
+    assert!(matches!(road.phase, Phase::Riders { ap: 3, .. }));
+    // No road bonus: a second road region costs another point.
+    apply(&g, &mut road, Action::Ride(region(&g, "lexington"), false));
+    assert!(matches!(road.phase, Phase::Riders { ap: 2, .. }));
+    assert!(
+        road.units[rev as usize].moved,
+        "a rider that rode has a Move marker"
+    );
+    apply(&g, &mut s, Action::Ride(region(&g, "mystic-woods"), false));
+    assert!(
+        matches!(s.phase, Phase::Riders { ap: 2, .. }),
+        "the Mystic costs two"
+    );
+}
+
+#[test]
+fn rule_6_10_a_nightrider_may_try_to_escape_on_the_turn_of_its_capture() {
+    let g = game();
+    let mut s = empty_board(&g, 55);
+    s.turn = 4;
+    let rev = put(&g, &mut s, "revere", "lincoln");
+    s.units[rev as usize].flipped = true;
+    s.units[rev as usize].since = 4;
+    let adams = put(&g, &mut s, "adams", "lincoln");
+    s.units[adams as usize].flipped = true;
+    s.units[adams as usize].since = 4;
+    round(&mut s, PATRIOT, 2, 2);
+    let l = legal(&g, &s);
+    // 6.10 bars only a Son of Liberty on the turn of its capture.
+    assert!(l.contains(&Action::Escape(rev)));
+    assert!(!l.contains(&Action::Escape(adams)));
+    s.turn = 5;
+    assert!(legal(&g, &s).contains(&Action::Escape(adams)));
+}
+
+#[test]
+fn rule_8_1_marks_reduced_below_zero_cost_the_british_nothing() {
+    let g = game();
+    let mut s = empty_board(&g, 56);
+    let lex = region(&g, "lexington");
+    s.arms[lex as usize] = ARMS_HIDDEN;
+    put(&g, &mut s, "r1", "lexington");
+    put_militia(&g, &mut s, "m1", "lexington", 1);
+    put(&g, &mut s, "mm1", "lexington");
+    let one = g.data.cards.cards.iter().find(|c| c.hash == 1).unwrap().id;
+    top_card(&mut s, one);
+    s.vp.add(BRITISH, Cause::Concord, 4);
+    round(&mut s, BRITISH, 2, 2);
+    apply(&g, &mut s, Action::Search(lex));
+    assert_eq!(s.vp.0[BRITISH as usize][Cause::Search as usize], 0);
+    assert_eq!(s.vp.halves(BRITISH), 4, "1 - 2 marks: nothing lost");
+    assert_eq!(
+        s.arms[lex as usize], ARMS_SEARCHED,
+        "searched whatever the result"
+    );
+}
+
+#[test]
+fn rule_8_1_search_needs_an_unbroken_regular_but_not_an_unmoved_one() {
+    let g = game();
+    let mut s = empty_board(&g, 57);
+    let lex = region(&g, "lexington");
+    s.arms[lex as usize] = ARMS_HIDDEN;
+    let r1 = put(&g, &mut s, "r1", "lexington");
+    s.units[r1 as usize].flipped = true;
+    put(&g, &mut s, "smith", "lexington");
+    round(&mut s, BRITISH, 2, 2);
+    assert!(!legal(&g, &s).contains(&Action::Search(lex)));
+    s.units[r1 as usize].flipped = false;
+    s.units[r1 as usize].moved = true;
+    s.units[r1 as usize].fired = true;
+    assert!(legal(&g, &s).contains(&Action::Search(lex)));
+}
+
+#[test]
+fn rule_6_11_hinder_search_stops_the_arms_search_but_not_a_capture() {
+    let g = game();
+    let mut s = empty_board(&g, 58);
+    let lex = region(&g, "lexington");
+    s.arms[lex as usize] = ARMS_HIDDEN;
+    put(&g, &mut s, "r1", "lexington");
+    s.hinder[HINDER_SEARCH as usize] = HinderAt::Map {
+        region: lex,
+        turns: 2,
+    };
+    round(&mut s, BRITISH, 2, 2);
+    assert!(!legal(&g, &s).contains(&Action::Search(lex)));
+    let adams = put(&g, &mut s, "adams", "lexington");
+    top_card(&mut s, 12);
+    apply(&g, &mut s, Action::Search(lex));
+    assert!(s.units[adams as usize].flipped, "the capture goes ahead");
+    assert_eq!(
+        s.arms[lex as usize], ARMS_HIDDEN,
+        "the arms are not searched"
+    );
+}
+
+#[test]
+fn rule_6_11_hinder_muster_stops_a_rider_alerting() {
+    let g = game();
+    let mut s = empty_board(&g, 59);
+    let med = region(&g, "medford");
+    s.gather[med as usize] = GATHER;
+    let rev = put(&g, &mut s, "revere", "medford");
+    s.hinder[HINDER_MUSTER as usize] = HinderAt::Map {
+        region: med,
+        turns: 2,
+    };
+    round(&mut s, PATRIOT, 2, 2);
+    apply(&g, &mut s, Action::CallToArms);
+    apply(&g, &mut s, Action::Rider(rev));
+    assert!(!legal(&g, &s).contains(&Action::Alert));
+    s.hinder[HINDER_MUSTER as usize] = HinderAt::Available;
+    assert!(legal(&g, &s).contains(&Action::Alert));
+}
+
+#[test]
+fn rule_6_11_each_hinder_marker_has_its_owner_and_its_place() {
+    let g = game();
+    let mut s = empty_board(&g, 60);
+    let (med, lex, lin) = (
+        region(&g, "medford"),
+        region(&g, "lexington"),
+        region(&g, "lincoln"),
+    );
+    s.gather[med as usize] = MUSTER;
+    s.arms[lex as usize] = ARMS_HIDDEN;
+    round(&mut s, BRITISH, 2, 2);
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Hinder(HINDER_MUSTER, med)));
+    assert!(
+        !l.contains(&Action::Hinder(HINDER_MUSTER, lin)),
+        "only on a Gather/Muster marker"
+    );
+    assert!(
+        !l.iter()
+            .any(|a| matches!(a, Action::Hinder(m, _) if *m != HINDER_MUSTER))
+    );
+    round(&mut s, PATRIOT, 2, 2);
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Hinder(HINDER_SEARCH, lex)));
+    assert!(
+        !l.contains(&Action::Hinder(HINDER_SEARCH, lin)),
+        "only on Hidden Arms"
+    );
+    assert!(
+        l.contains(&Action::Hinder(HINDER_MOVEMENT, lin)),
+        "any region"
+    );
+    assert!(
+        !l.iter()
+            .any(|a| matches!(a, Action::Hinder(HINDER_MUSTER, _)))
+    );
+    // A marker on the map is not placed again; the opponent may remove it.
+    apply(&g, &mut s, Action::Hinder(HINDER_MOVEMENT, lin));
+    assert_eq!(
+        s.hinder[HINDER_MOVEMENT as usize],
+        HinderAt::Map {
+            region: lin,
+            turns: 2
+        },
+        "placed on its 2 side"
+    );
+    assert!(legal(&g, &s).contains(&Action::Unhinder(HINDER_MOVEMENT)));
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(
+        !legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::Hinder(HINDER_MOVEMENT, _)))
+    );
+}
+
+#[test]
+fn rule_4_3_units_under_a_marker_cannot_be_activated_or_attacked() {
+    let g = game();
+    let mut s = empty_board(&g, 61);
+    let lex = region(&g, "lexington");
+    s.gather[lex as usize] = MUSTER;
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 2);
+    s.units[m1 as usize].under = true;
+    put(&g, &mut s, "r1", "lexington");
+    round(&mut s, PATRIOT, 2, 2);
+    let l = legal(&g, &s);
+    assert!(!l.contains(&Action::Move(lex)) && !l.contains(&Action::Attack(lex)));
+    assert!(
+        !l.iter()
+            .any(|a| matches!(a, Action::Assemble(f, _) if *f == lex))
+    );
+    round(&mut s, BRITISH, 2, 2);
+    assert!(!legal(&g, &s).contains(&Action::Attack(lex)));
+    s.units[m1 as usize].under = false;
+    assert!(legal(&g, &s).contains(&Action::Attack(lex)));
+}
+
+#[test]
+fn rule_4_3_the_minutemen_s_free_move_leaves_them_free_to_move_again() {
+    let g = game();
+    let mut s = empty_board(&g, 62);
+    s.turn = 2;
+    let lex = region(&g, "lexington");
+    s.gather[lex as usize] = GATHER;
+    let mm = put(&g, &mut s, "mm3", "lexington");
+    s.units[mm as usize].under = true;
+    put(&g, &mut s, "r1", "lexington");
+    round(&mut s, BRITISH, 2, 2);
+    apply(&g, &mut s, Action::Move(lex));
+    pick(&g, &mut s, "r1");
+    apply(&g, &mut s, Action::To(region(&g, "lincoln")));
+    let con = region(&g, "concord");
+    apply(&g, &mut s, Action::To(con));
+    assert_eq!(s.units[mm as usize].at, Loc::At(con));
+    assert!(!s.units[mm as usize].moved, "no Move marker");
+    apply(&g, &mut s, Action::Stop);
+    assert_eq!(to_act(&s), Some(PATRIOT));
+    assert!(
+        legal(&g, &s).contains(&Action::Move(con)),
+        "it may move again this turn"
+    );
+}
+
+#[test]
+fn rule_4_2_a_wounded_leader_still_rallies() {
+    let g = game();
+    let mut s = empty_board(&g, 63);
+    let lex = region(&g, "lexington");
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 1);
+    s.units[m1 as usize].flipped = true;
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(
+        !legal(&g, &s).contains(&Action::Rally(lex)),
+        "6.8: no leader, no rally"
+    );
+    let p = put(&g, &mut s, "parker", "lexington");
+    s.units[p as usize].flipped = true;
+    apply(&g, &mut s, Action::Rally(lex));
+    apply(&g, &mut s, Action::Pick(m1));
+    assert!(!s.units[m1 as usize].flipped);
+    assert!(
+        s.units[p as usize].rallied && s.units[p as usize].flipped,
+        "still wounded"
+    );
+    // A second hit kills the wounded leader.
+    let mut ev = Vec::new();
+    g.hit(&mut s, p, &mut ev);
+    assert_eq!(s.units[p as usize].at, Loc::Removed);
+    assert_eq!(
+        s.vp.0[BRITISH as usize][Cause::Killed as usize],
+        2 * g.data.vp.killed_leader
+    );
+}
+
+#[test]
+fn rule_5_3_faq_at_the_end_of_turn_only_captives_move_and_only_toward_boston() {
+    let g = game();
+    let mut s = empty_board(&g, 64);
+    let a = put(&g, &mut s, "adams", "lexington");
+    s.units[a as usize].flipped = true;
+    put(&g, &mut s, "r1", "lexington");
+    round(&mut s, BRITISH, 1, 0);
+    apply(&g, &mut s, Action::Pass);
+    assert!(matches!(s.phase, Phase::Captives { .. }));
+    let men = region(&g, "menotomy");
+    assert_eq!(legal(&g, &s), vec![Action::To(men), Action::Done]);
+    apply(&g, &mut s, Action::To(men));
+    apply(&g, &mut s, Action::To(region(&g, "cambridge")));
+    assert_eq!(
+        s.units[unit(&g, &s, "r1") as usize].at,
+        Loc::At(region(&g, "lexington"))
+    );
+    assert!(
+        !matches!(s.phase, Phase::Captives { .. }),
+        "two regions at most"
+    );
+}
+
+#[test]
+fn rule_6_6_ambush_needs_two_moved_unbroken_regulars_the_cannon_aside() {
+    let g = game();
+    let mut s = empty_board(&g, 65);
+    s.shot = true;
+    let lin = region(&g, "lincoln");
+    let r1 = put(&g, &mut s, "p1", "lincoln");
+    let c = put(&g, &mut s, "cannon", "lincoln");
+    let r2 = put(&g, &mut s, "p2", "lincoln");
+    s.units[r1 as usize].moved = true;
+    s.units[c as usize].moved = true;
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(
+        !legal(&g, &s).contains(&Action::Ambush(lin)),
+        "r2 has not moved"
+    );
+    s.units[r2 as usize].moved = true;
+    s.units[r2 as usize].flipped = true;
+    assert!(
+        !legal(&g, &s).contains(&Action::Ambush(lin)),
+        "r2 is broken"
+    );
+    s.units[r2 as usize].flipped = false;
+    assert!(legal(&g, &s).contains(&Action::Ambush(lin)));
+}
+
+#[test]
+fn rule_6_7_snipe_rolls_for_every_unbroken_regular_and_healthy_leader_but_not_the_cannon() {
+    let g = game();
+    let mut s = empty_board(&g, 66);
+    s.shot = true;
+    let lin = region(&g, "lincoln");
+    for id in ["p1", "p2", "p3", "p4"] {
+        let u = put(&g, &mut s, id, "lincoln");
+        s.units[u as usize].moved = true;
+        s.units[u as usize].marched = true;
+    }
+    for id in ["cannon", "p5", "percy"] {
+        put(&g, &mut s, id, "lincoln");
+    }
+    let p6 = put(&g, &mut s, "p6", "lincoln");
+    s.units[p6 as usize].flipped = true;
+    round(&mut s, PATRIOT, 2, 2);
+    let side = to_act(&s).unwrap();
+    let ev = g.apply(&mut s, side, Action::Snipe(lin)).unwrap();
+    let dice = ev.iter().find_map(|e| match e {
+        muster_revolution_road::Event::Roll {
+            dice,
+            section: "6.7",
+            ..
+        } => Some(*dice),
+        _ => None,
+    });
+    assert_eq!(
+        dice,
+        Some(6),
+        "p1-p5 and Percy; not the cannon or the broken p6"
+    );
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(
+        !legal(&g, &s).contains(&Action::Snipe(lin)),
+        "one Snipe marker per region"
+    );
+}
+
+#[test]
+fn rule_12_0_the_percy_award_needs_the_cannon_and_four_unbroken_regulars() {
+    let g = game();
+    for (ids, broken, award) in [
+        (&["percy", "p1", "p2", "p3", "p4"][..], None, false),
+        (
+            &["percy", "cannon", "p1", "p2", "p3", "p4"][..],
+            Some("p4"),
+            false,
+        ),
+        (&["cannon", "p1", "p2", "p3", "p4"][..], None, false),
+        (&["percy", "cannon", "p1", "p2", "p3", "p4"][..], None, true),
+    ] {
+        let mut s = empty_board(&g, 67);
+        for id in ids {
+            put(&g, &mut s, id, "lexington");
+        }
+        if let Some(b) = broken {
+            let u = unit(&g, &s, b);
+            s.units[u as usize].flipped = true;
+        }
+        round(&mut s, BRITISH, 2, 2);
+        apply(&g, &mut s, Action::Intel);
+        assert_eq!(s.percy_award, award, "{ids:?} broken {broken:?}");
+    }
+}
+
+#[test]
+fn rule_11_0_only_an_unbroken_regular_reaches_concord() {
+    let g = game();
+    let mut s = empty_board(&g, 68);
+    let r1 = put(&g, &mut s, "r1", "concord");
+    s.units[r1 as usize].flipped = true;
+    put(&g, &mut s, "smith", "concord");
+    round(&mut s, BRITISH, 2, 2);
+    apply(&g, &mut s, Action::Intel);
+    assert!(!s.concord);
+    assert_eq!(s.vp.halves(BRITISH), 0);
+    assert!(s.shot, "10.0: any British unit in Concord fires the Shot");
+}
