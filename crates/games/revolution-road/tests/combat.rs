@@ -943,3 +943,36 @@ fn rule_6_3_the_cannon_in_a_charge_makes_three_patriot_hits_and_no_advance() {
         );
     }
 }
+
+#[test]
+fn rule_15_2_patriots_in_concord_may_also_retreat_toward_lexington() {
+    let g = game();
+    let mut s = g
+        .new_game("solitaire-patriot", &muster_core::Options::new(), 70)
+        .unwrap();
+    let con = region(&g, "concord");
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Attack(con));
+    let first = legal(&g, &s)
+        .into_iter()
+        .find(|a| matches!(a, Action::Pick(_)))
+        .unwrap();
+    apply(&g, &mut s, first);
+    apply(&g, &mut s, Action::Done);
+    let militia = legal(&g, &s)
+        .into_iter()
+        .find(|a| matches!(a, Action::Pick(u) if s.units[*u as usize].kind.militia()))
+        .expect("a militia in Concord to retreat");
+    apply(&g, &mut s, militia);
+    apply(&g, &mut s, Action::Done);
+    assert!(matches!(s.phase, Phase::RetreatTo { side: PATRIOT, .. }));
+    let l = legal(&g, &s);
+    // 15.2 adds the way toward Lexington (Lincoln) to what 7.1 allows from Concord, where
+    // nothing lies nearer Concord; it does not close the other ways (ruling C34).
+    assert!(l.contains(&Action::To(region(&g, "lincoln"))), "{l:?}");
+    assert!(
+        l.contains(&Action::To(region(&g, "barretts-farm"))),
+        "{l:?}"
+    );
+    check_agreement(&g, &s, &l);
+}

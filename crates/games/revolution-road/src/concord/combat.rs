@@ -131,17 +131,20 @@ impl Concord {
                 closer |= 1u64 << t;
             }
         }
+        let mut dests = if closer != 0 { closer } else { all };
         // 15.2: in the solitaire game Patriots in Concord may also fall back toward Lexington.
+        // A permission: it adds those regions to what 7.1 allows and takes none away (ruling
+        // C34; nothing is nearer Concord than Concord, so 7.1 already allows every region).
         if s.mode.solitaire() && side == PATRIOT && region == map.concord {
             for t in 0..map.regions.len() as u8 {
                 if all & (1u64 << t) != 0
                     && map.dist_lexington[t as usize] < map.dist_lexington[region as usize]
                 {
-                    closer |= 1u64 << t;
+                    dests |= 1u64 << t;
                 }
             }
         }
-        if closer != 0 { closer } else { all }
+        dests
     }
 
     fn hit_candidates(&self, s: &State) -> Units {
