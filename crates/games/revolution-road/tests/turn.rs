@@ -1611,3 +1611,260 @@ fn rule_11_0_only_an_unbroken_regular_reaches_concord() {
     assert_eq!(s.vp.halves(BRITISH), 0);
     assert!(s.shot, "10.0: any British unit in Concord fires the Shot");
 }
+
+/// Every 15.2 "Roll" event of a list of events.
+fn solitaire_rolls(ev: &[muster_revolution_road::Event]) -> usize {
+    ev.iter()
+        .filter(|e| {
+            matches!(
+                e,
+                muster_revolution_road::Event::Roll {
+                    section: "15.2",
+                    ..
+                }
+            )
+        })
+        .count()
+}
+
+#[test]
+fn rule_15_2_percy_s_water_landing_draws_no_opportunity_fire() {
+    let g = game();
+    let mut s = empty_solitaire(&g, 71);
+    put(&g, &mut s, "p1", "boston");
+    for id in ["mm1", "mm2", "mm3"] {
+        put(&g, &mut s, id, "cambridge");
+    }
+    apply(&g, &mut s, Action::Move(region(&g, "boston")));
+    pick(&g, &mut s, "p1");
+    let side = to_act(&s).unwrap();
+    // Lechmere Point lies next to Cambridge and its three Minutemen.
+    let mut land = s.clone();
+    let ev = g
+        .apply(&mut land, side, Action::To(region(&g, "lechmere-point")))
+        .unwrap();
+    assert_eq!(solitaire_rolls(&ev), 0, "no fire on the landing");
+    // Marching out by land into Roxbury, by the Minutemen in Jamaica Plain, draws fire.
+    for id in ["mm1", "mm2", "mm3"] {
+        let u = unit(&g, &s, id);
+        s.units[u as usize].at = Loc::At(region(&g, "jamaica-plain"));
+    }
+    let ev = g
+        .apply(&mut s, side, Action::To(region(&g, "roxbury")))
+        .unwrap();
+    assert_eq!(solitaire_rolls(&ev), 1);
+}
+
+#[test]
+fn rule_15_2_a_british_assault_draws_no_opportunity_fire() {
+    let g = game();
+    let mut s = empty_solitaire(&g, 72);
+    for id in ["r1", "r2"] {
+        put(&g, &mut s, id, "menotomy");
+    }
+    put(&g, &mut s, "mm1", "lexington");
+    for id in ["mm2", "mm3"] {
+        put(&g, &mut s, id, "cambridge");
+    }
+    let mut ev = Vec::new();
+    for a in [
+        Action::Assault(region(&g, "menotomy"), region(&g, "lexington")),
+        Action::Pick(unit(&g, &s, "r1")),
+        Action::Pick(unit(&g, &s, "r2")),
+        Action::Done,
+    ] {
+        let side = to_act(&s).unwrap();
+        ev.extend(g.apply(&mut s, side, a).unwrap());
+    }
+    assert_eq!(
+        s.units[unit(&g, &s, "r1") as usize].at,
+        Loc::At(region(&g, "lexington"))
+    );
+    assert_eq!(solitaire_rolls(&ev), 0);
+}
+
+#[test]
+fn rule_15_2_solitaire_rally_smith_and_pitcairn_one_each_percy_two_while_healthy() {
+    let g = game();
+    let mut s = empty_solitaire(&g, 73);
+    let lin = region(&g, "lincoln");
+    for id in ["r1", "r2", "r3", "r4", "r5"] {
+        let u = put(&g, &mut s, id, "lincoln");
+        s.units[u as usize].flipped = true;
+    }
+    // Even before an unbroken Regular has entered Concord (11.0 would not limit them yet).
+    s.concord = false;
+    let smith = put(&g, &mut s, "smith", "lincoln");
+    assert_eq!(
+        g.rally_capacity(&s, BRITISH, lin),
+        1,
+        "Smith: one, Concord or not"
+    );
+    s.units[smith as usize].at = Loc::Removed;
+    put(&g, &mut s, "pitcairn", "lincoln");
+    assert_eq!(g.rally_capacity(&s, BRITISH, lin), 1);
+    let percy = put(&g, &mut s, "percy", "lincoln");
+    assert_eq!(g.rally_capacity(&s, BRITISH, lin), 3, "Percy healthy: two");
+    s.units[percy as usize].flipped = true;
+    assert_eq!(g.rally_capacity(&s, BRITISH, lin), 2, "Percy wounded: one");
+}
+
+#[test]
+fn rule_15_2_casualties_count_half_per_broken_unit_and_strength_per_destroyed_less_reserves() {
+    let g = game();
+    let s0 = g
+        .new_game("solitaire-british", &Options::new(), 74)
+        .unwrap();
+    let base = g.casualties_halves(&s0);
+    let broken_at_start = s0
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, u)| g.side_of(&s0, *i as u8) == BRITISH && u.flipped && u.kind.military())
+        .count() as i16;
+    assert_eq!(
+        base, broken_at_start,
+        "four broken Regulars in Concord: 4 halves"
+    );
+    let mut s = s0.clone();
+    let p1 = unit(&g, &s, "p1");
+    s.units[p1 as usize].flipped = true;
+    assert_eq!(g.casualties_halves(&s), base + 1, "a broken unit: 1/2");
+    let p2 = unit(&g, &s, "p2");
+    s.units[p2 as usize].at = Loc::Removed;
+    assert_eq!(
+        g.casualties_halves(&s),
+        base + 1 + 4,
+        "a destroyed Regular: its 2 SP"
+    );
+    s.reserves[BRITISH as usize] = 1;
+    assert_eq!(
+        g.casualties_halves(&s),
+        base + 1 + 4 - 2,
+        "a reserve held: one less"
+    );
+}
+
+#[test]
+fn rule_15_2_lexington_scores_2_or_3_by_the_strength_odds() {
+    let g = game();
+    for (regulars, expect) in [(&["p1"][..], 2i16), (&["p1", "p2"][..], 3)] {
+        let mut s = g
+            .new_game("solitaire-british", &Options::new(), 75)
+            .unwrap();
+        let (lex, lin) = (region(&g, "lexington"), region(&g, "lincoln"));
+        for i in 0..s.units.len() {
+            if g.side_of(&s, i as u8) == PATRIOT && s.units[i].at == Loc::At(lex) {
+                s.units[i].at = Loc::At(lin);
+            }
+        }
+        for id in regulars {
+            put(&g, &mut s, id, "lexington");
+        }
+        let mm = put(&g, &mut s, "mm1", "lexington");
+        s.units[mm as usize].flipped = false;
+        s.units[mm as usize].under = false;
+        s.turn = 12;
+        round(&mut s, BRITISH, 1, 0);
+        apply(&g, &mut s, Action::Pass);
+        // Not consolidated (Percy's other men are in Boston): only the Lexington points.
+        assert_eq!(
+            s.vp.0[BRITISH as usize][Cause::Objectives as usize],
+            2 * expect,
+            "{} SP against 1",
+            2 * regulars.len()
+        );
+    }
+}
+
+#[test]
+fn rule_15_2_attrition_disbands_broken_patriots_on_5_and_british_on_6() {
+    let g = game();
+    for (side_id, die, destroyed) in [
+        ("m1", 5u8, true),
+        ("m1", 4, false),
+        ("r1", 5, false),
+        ("r1", 6, true),
+    ] {
+        let mut s = empty_solitaire(&g, 76);
+        put(&g, &mut s, "p8", "lexington");
+        let u = if side_id == "m1" {
+            put_militia(&g, &mut s, "m1", "lincoln", 1)
+        } else {
+            put(&g, &mut s, "r1", "lincoln")
+        };
+        s.units[u as usize].flipped = true;
+        s.turn = 12;
+        round(&mut s, BRITISH, 1, 0);
+        s.dice = dice_rolling(&[die]);
+        apply(&g, &mut s, Action::Pass);
+        assert_eq!(
+            s.units[u as usize].at == Loc::Removed,
+            destroyed,
+            "{side_id} rolls {die}"
+        );
+        let foe = if side_id == "m1" { BRITISH } else { PATRIOT };
+        let (d, b) = (
+            s.vp.0[foe as usize][Cause::Destroyed as usize],
+            s.vp.0[foe as usize][Cause::EndBroken as usize],
+        );
+        assert_eq!(
+            (d, b),
+            if destroyed { (2, 0) } else { (0, 1) },
+            "1 VP or 1/2 VP"
+        );
+    }
+}
+
+#[test]
+fn rule_4_4_sons_move_alone_and_are_never_hit() {
+    let g = game();
+    let mut s = empty_board(&g, 77);
+    let lex = region(&g, "lexington");
+    let adams = put(&g, &mut s, "adams", "lexington");
+    put_militia(&g, &mut s, "m1", "lexington", 1);
+    round(&mut s, PATRIOT, 2, 2);
+    let mut t = s.clone();
+    apply(&g, &mut t, Action::MoveSon(adams));
+    assert!(
+        legal(&g, &t).iter().all(|a| matches!(a, Action::To(_))),
+        "no other unit joins the Son's Move action"
+    );
+    put(&g, &mut s, "r1", "lexington");
+    put(&g, &mut s, "smith", "lexington");
+    round(&mut s, BRITISH, 2, 2);
+    apply(&g, &mut s, Action::Charge(lex));
+    let r1 = unit(&g, &s, "r1");
+    apply(&g, &mut s, Action::Hit(r1));
+    assert!(matches!(s.phase, Phase::Hits { side: PATRIOT, .. }));
+    assert!(!legal(&g, &s).contains(&Action::Hit(adams)));
+}
+
+#[test]
+fn rule_9_0_faq_a_first_turn_move_may_both_land_and_march() {
+    let g = game();
+    let mut s = empty_board(&g, 78);
+    s.turn = 1;
+    put(&g, &mut s, "r1", "boston");
+    put(&g, &mut s, "r2", "boston");
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Move(region(&g, "boston")));
+    pick(&g, &mut s, "r1");
+    apply(&g, &mut s, Action::To(region(&g, "lechmere-point")));
+    assert!(
+        matches!(s.phase, Phase::Move { steps: 0, .. }),
+        "the same action goes on"
+    );
+    pick(&g, &mut s, "r2");
+    apply(&g, &mut s, Action::To(region(&g, "roxbury")));
+    apply(&g, &mut s, Action::Stop);
+    assert_eq!(
+        s.units[unit(&g, &s, "r1") as usize].at,
+        Loc::At(region(&g, "lechmere-point"))
+    );
+    assert_eq!(
+        s.units[unit(&g, &s, "r2") as usize].at,
+        Loc::At(region(&g, "roxbury"))
+    );
+    assert_eq!(s.actions[BRITISH as usize], 2, "one action for both");
+}
