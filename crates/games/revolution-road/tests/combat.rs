@@ -976,3 +976,102 @@ fn rule_15_2_patriots_in_concord_may_also_retreat_toward_lexington() {
     );
     check_agreement(&g, &s, &l);
 }
+
+#[test]
+fn rule_10_0_patriot_opfire_as_the_first_combat_gives_the_british_5_vp() {
+    let g = game();
+    let mut s = empty_board(&g, 80);
+    let lex = region(&g, "lexington");
+    put_militia(&g, &mut s, "m1", "lexington", 2);
+    let r1 = put(&g, &mut s, "r1", "lexington");
+    round(&mut s, PATRIOT, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    pick(&g, &mut s, "m1");
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Pick(r1));
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::To(region(&g, "menotomy")));
+    assert!(!s.shot, "a retreat before combat fires no Shot by itself");
+    apply(&g, &mut s, Action::OpFire);
+    assert!(s.shot);
+    assert_eq!(s.vp.0[BRITISH as usize][Cause::FirstShot as usize], 10);
+}
+
+#[test]
+fn rule_7_1_4_an_assaulting_force_retreats_only_to_where_it_came_from() {
+    let g = game();
+    let mut s = empty_board(&g, 81);
+    let (men, lex) = (region(&g, "menotomy"), region(&g, "lexington"));
+    let r1 = put(&g, &mut s, "r1", "menotomy");
+    put(&g, &mut s, "r2", "menotomy");
+    put_militia(&g, &mut s, "m1", "lexington", 2);
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Assault(men, lex));
+    pick(&g, &mut s, "r1");
+    pick(&g, &mut s, "r2");
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
+    pick(&g, &mut s, "m1");
+    apply(&g, &mut s, Action::Done);
+    s.dice = dice_rolling(&[6, 6]);
+    apply(&g, &mut s, Action::DefensiveFire);
+    // Both Regulars broken: they have no dice left to fire back.
+    apply(&g, &mut s, Action::Hit(r1));
+    let r2 = unit(&g, &s, "r2");
+    apply(&g, &mut s, Action::Hit(r2));
+    assert!(
+        matches!(s.phase, Phase::AfterPick { side: BRITISH }),
+        "the attacker, who lost, decides first: {:?}",
+        s.phase
+    );
+    apply(&g, &mut s, Action::Pick(r1));
+    apply(&g, &mut s, Action::Done);
+    assert_eq!(legal(&g, &s), vec![Action::To(men)]);
+}
+
+#[test]
+fn rule_7_1_4_only_a_side_that_lost_may_retreat_after_combat() {
+    let g = game();
+    let mut s = empty_board(&g, 82);
+    let lex = region(&g, "lexington");
+    put(&g, &mut s, "r1", "lexington");
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 1);
+    put_militia(&g, &mut s, "m2", "lexington", 1);
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    pick(&g, &mut s, "r1");
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Pick(m1));
+    apply(&g, &mut s, Action::Done);
+    // The militia's die misses; the Regular's two dice hit once.
+    s.dice = dice_rolling(&[1, 6, 1]);
+    apply(&g, &mut s, Action::DefensiveFire);
+    if let Phase::Hits { side: PATRIOT, .. } = s.phase {
+        apply(&g, &mut s, Action::Hit(m1));
+    }
+    assert!(s.units[m1 as usize].flipped);
+    assert!(
+        matches!(s.phase, Phase::AfterPick { side: PATRIOT }),
+        "the British lost nothing and are not asked: {:?}",
+        s.phase
+    );
+}
+
+#[test]
+fn rule_7_0_defenders_may_fire_even_with_a_fired_marker() {
+    let g = game();
+    let mut s = empty_board(&g, 83);
+    let lex = region(&g, "lexington");
+    put(&g, &mut s, "r1", "lexington");
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 1);
+    s.units[m1 as usize].fired = true;
+    s.units[m1 as usize].moved = true;
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    pick(&g, &mut s, "r1");
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
+    assert!(matches!(s.phase, Phase::Defenders));
+    assert!(legal(&g, &s).contains(&Action::Pick(m1)));
+}
