@@ -1075,3 +1075,34 @@ fn rule_7_0_defenders_may_fire_even_with_a_fired_marker() {
     assert!(matches!(s.phase, Phase::Defenders));
     assert!(legal(&g, &s).contains(&Action::Pick(m1)));
 }
+
+#[test]
+fn rule_7_1_retreating_british_go_toward_boston_if_they_can() {
+    let g = game();
+    let mut s = empty_board(&g, 88);
+    s.shot = true;
+    let lex = region(&g, "lexington");
+    put_militia(&g, &mut s, "m1", "lexington", 2);
+    let r1 = put(&g, &mut s, "r1", "lexington");
+    round(&mut s, PATRIOT, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    pick(&g, &mut s, "m1");
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Pick(r1));
+    apply(&g, &mut s, Action::Done);
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::To(region(&g, "menotomy"))));
+    assert!(!l.contains(&Action::To(region(&g, "lincoln"))), "{l:?}");
+    assert!(!l.contains(&Action::To(region(&g, "waltham"))));
+}
+
+#[test]
+fn rule_4_1_a_hit_on_the_cannon_destroys_it() {
+    let g = game();
+    let mut s = empty_board(&g, 89);
+    let cannon = put(&g, &mut s, "cannon", "lexington");
+    put(&g, &mut s, "p1", "lexington");
+    let mut ev = Vec::new();
+    g.hit(&mut s, cannon, &mut ev);
+    assert_eq!(s.units[cannon as usize].at, Loc::Removed);
+}

@@ -1868,3 +1868,108 @@ fn rule_9_0_faq_a_first_turn_move_may_both_land_and_march() {
     );
     assert_eq!(s.actions[BRITISH as usize], 2, "one action for both");
 }
+
+#[test]
+fn rule_2_0_an_empty_draw_pile_is_reshuffled_from_the_discards() {
+    let g = game();
+    let mut s = empty_board(&g, 84);
+    s.turn = 3;
+    let all: Vec<u8> = s.deck.draw.drain(..).collect();
+    s.deck.discard.extend(all);
+    assert!(s.deck.draw.is_empty());
+    round(&mut s, BRITISH, 1, 0);
+    assert!(
+        legal(&g, &s).contains(&Action::Pass),
+        "5.2: Pass is always there"
+    );
+    let ev = g.apply(&mut s, BRITISH, Action::Pass).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, muster_revolution_road::Event::Reshuffle))
+    );
+    assert_eq!(s.turn, 4);
+    assert!(s.card != 0);
+    assert_eq!(s.deck.draw.len() + s.deck.discard.len(), 22, "no card lost");
+    assert_eq!(
+        s.deck.discard.last(),
+        Some(&s.card),
+        "the turn's card lies face up"
+    );
+}
+
+#[test]
+fn rule_5_3_muster_markers_come_off_before_hinder_markers_do() {
+    let g = game();
+    let mut s = empty_board(&g, 85);
+    let med = region(&g, "medford");
+    s.gather[med as usize] = MUSTER;
+    let m1 = put(&g, &mut s, "m1", "medford");
+    s.units[m1 as usize].under = true;
+    // Hinder Muster on its 1 side: it still protects the Muster marker at step 1, and only
+    // then leaves the map (6.11 note).
+    s.hinder[HINDER_MUSTER as usize] = HinderAt::Map {
+        region: med,
+        turns: 1,
+    };
+    round(&mut s, BRITISH, 1, 0);
+    apply(&g, &mut s, Action::Pass);
+    assert_eq!(s.gather[med as usize], MUSTER);
+    assert!(s.units[m1 as usize].under);
+    assert_eq!(s.hinder[HINDER_MUSTER as usize], HinderAt::Available);
+    // The next end of turn, unprotected, it comes off.
+    round(&mut s, BRITISH, 1, 0);
+    apply(&g, &mut s, Action::Pass);
+    assert_eq!(s.gather[med as usize], NO_MARKER);
+    assert!(!s.units[m1 as usize].under);
+}
+
+#[test]
+fn rule_9_0_after_the_opening_call_no_second_call_to_arms_on_turn_1() {
+    let g = game();
+    let mut s = g.new_game("standard", &Options::new(), 86).unwrap();
+    finish_opening(&g, &mut s);
+    assert_eq!(s.turn, 1);
+    for id in ["revere", "dawes"] {
+        let u = unit(&g, &s, id);
+        assert!(
+            s.units[u as usize].moved,
+            "{id}: the opening call marks every rider"
+        );
+        s.units[u as usize].moved = false;
+    }
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(!legal(&g, &s).contains(&Action::CallToArms));
+    // From turn 2 the call is back.
+    round(&mut s, PATRIOT, 1, 0);
+    apply(&g, &mut s, Action::Pass);
+    while matches!(s.phase, Phase::Captives { .. }) {
+        apply(&g, &mut s, Action::Done);
+    }
+    assert_eq!(s.turn, 2);
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(legal(&g, &s).contains(&Action::CallToArms));
+}
+
+#[test]
+fn rule_6_12_evading_the_british_costs_one_more_point() {
+    let g = game();
+    let mut s = empty_board(&g, 87);
+    let rev = put(&g, &mut s, "revere", "menotomy");
+    put(&g, &mut s, "r1", "menotomy");
+    round(&mut s, PATRIOT, 2, 2);
+    apply(&g, &mut s, Action::CallToArms);
+    apply(&g, &mut s, Action::Rider(rev));
+    let lex = region(&g, "lexington");
+    let mut risk = s.clone();
+    apply(&g, &mut s, Action::Ride(lex, true));
+    assert!(
+        matches!(s.phase, Phase::Riders { ap: 2, .. }),
+        "one for the region, one to evade"
+    );
+    assert!(!s.units[rev as usize].flipped);
+    // Risking the roll instead: a 6 captures him where he is.
+    risk.dice = dice_rolling(&[6]);
+    apply(&g, &mut risk, Action::Ride(lex, false));
+    assert!(risk.units[rev as usize].flipped);
+    assert_eq!(risk.units[rev as usize].at, Loc::At(region(&g, "menotomy")));
+}
