@@ -1106,3 +1106,30 @@ fn rule_4_1_a_hit_on_the_cannon_destroys_it() {
     g.hit(&mut s, cannon, &mut ev);
     assert_eq!(s.units[cannon as usize].at, Loc::Removed);
 }
+
+#[test]
+fn rule_6_2_an_assault_met_by_a_full_retreat_leaves_no_fired_markers() {
+    let g = game();
+    let mut s = empty_board(&g, 90);
+    let (men, lex) = (region(&g, "menotomy"), region(&g, "lexington"));
+    let r1 = put(&g, &mut s, "r1", "menotomy");
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 2);
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Assault(men, lex));
+    apply(&g, &mut s, Action::Pick(r1));
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Pick(m1));
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::To(region(&g, "lincoln")));
+    if matches!(s.phase, Phase::OpFire) {
+        apply(&g, &mut s, Action::NoOpFire);
+    }
+    play_out(&g, &mut s);
+    let x = s.units[r1 as usize];
+    assert_eq!(x.at, Loc::At(lex), "the assaulting unit moved in");
+    assert!(x.moved, "and has its Moved marker");
+    assert!(
+        !x.fired && !s.units[m1 as usize].fired,
+        "no Fired markers on either side"
+    );
+}
