@@ -1133,3 +1133,32 @@ fn rule_6_2_an_assault_met_by_a_full_retreat_leaves_no_fired_markers() {
         "no Fired markers on either side"
     );
 }
+
+#[test]
+fn rule_4_1_the_attacking_cannon_breaks_one_unbroken_militia_before_combat() {
+    let g = game();
+    let mut s = empty_board(&g, 94);
+    s.turn = 9;
+    let lex = region(&g, "lexington");
+    put(&g, &mut s, "p1", "lexington");
+    put(&g, &mut s, "cannon", "lexington");
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 2);
+    let m2 = put_militia(&g, &mut s, "m2", "lexington", 1);
+    s.units[m2 as usize].flipped = true;
+    let mm = put(&g, &mut s, "mm1", "lexington");
+    round(&mut s, BRITISH, 3, 3);
+    apply(&g, &mut s, Action::Attack(lex));
+    pick(&g, &mut s, "p1");
+    pick(&g, &mut s, "cannon");
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
+    apply(&g, &mut s, Action::Done);
+    assert!(matches!(s.phase, Phase::CannonBreak { in_move: false, .. }));
+    assert_eq!(to_act(&s), Some(PATRIOT));
+    // Only the unbroken militia: not the broken one, not the Minuteman (in combat the cannon
+    // breaks militia).
+    assert_eq!(legal(&g, &s), vec![Action::Pick(m1)]);
+    apply(&g, &mut s, Action::Pick(m1));
+    assert!(s.units[m1 as usize].flipped && !s.units[mm as usize].flipped);
+    assert!(matches!(s.phase, Phase::FireMode));
+}

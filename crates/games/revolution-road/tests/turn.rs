@@ -1548,7 +1548,13 @@ fn rule_6_7_snipe_rolls_for_every_unbroken_regular_and_healthy_leader_but_not_th
     }
     let p6 = put(&g, &mut s, "p6", "lincoln");
     s.units[p6 as usize].flipped = true;
+    s.shot = false;
     round(&mut s, PATRIOT, 2, 2);
+    assert!(
+        !legal(&g, &s).contains(&Action::Snipe(lin)),
+        "10.0: not before the Shot"
+    );
+    s.shot = true;
     let side = to_act(&s).unwrap();
     let ev = g.apply(&mut s, side, Action::Snipe(lin)).unwrap();
     let dice = ev.iter().find_map(|e| match e {
@@ -1972,4 +1978,104 @@ fn rule_6_12_evading_the_british_costs_one_more_point() {
     apply(&g, &mut risk, Action::Ride(lex, false));
     assert!(risk.units[rev as usize].flipped);
     assert_eq!(risk.units[rev as usize].at, Loc::At(region(&g, "menotomy")));
+}
+
+#[test]
+fn rule_8_1_faq_units_under_a_marker_do_not_reduce_the_marks() {
+    let g = game();
+    let mut s = empty_board(&g, 91);
+    let lex = region(&g, "lexington");
+    s.arms[lex as usize] = ARMS_HIDDEN;
+    s.gather[lex as usize] = GATHER;
+    put(&g, &mut s, "r1", "lexington");
+    let m1 = put_militia(&g, &mut s, "m1", "lexington", 1);
+    let mm = put(&g, &mut s, "mm1", "lexington");
+    s.units[m1 as usize].under = true;
+    s.units[mm as usize].under = true;
+    top_card(&mut s, 12);
+    round(&mut s, BRITISH, 2, 2);
+    apply(&g, &mut s, Action::Search(lex));
+    assert_eq!(
+        s.vp.0[BRITISH as usize][Cause::Search as usize],
+        2 * 3,
+        "all three marks"
+    );
+    assert!(!s.shot, "10.0: no active Patriot unit there");
+}
+
+#[test]
+fn rule_5_3_captured_riders_are_moved_toward_boston_like_the_sons() {
+    let g = game();
+    let mut s = empty_board(&g, 92);
+    let rev = put(&g, &mut s, "revere", "cambridge");
+    s.units[rev as usize].flipped = true;
+    round(&mut s, BRITISH, 1, 0);
+    apply(&g, &mut s, Action::Pass);
+    assert!(matches!(s.phase, Phase::Captives { unit, .. } if unit == rev));
+    assert_eq!(to_act(&s), Some(BRITISH));
+    apply(&g, &mut s, Action::To(region(&g, "brookline")));
+    apply(&g, &mut s, Action::To(region(&g, "roxbury")));
+    assert_eq!(s.units[rev as usize].at, Loc::At(region(&g, "roxbury")));
+    assert!(!matches!(s.phase, Phase::Captives { .. }));
+}
+
+#[test]
+fn rule_15_2_attrition_kills_wounded_leaders_on_a_6() {
+    let g = game();
+    for (die, killed) in [(6u8, true), (5, false)] {
+        let mut s = empty_solitaire(&g, 93);
+        put(&g, &mut s, "p8", "lexington");
+        let w = put(&g, &mut s, "warren", "lincoln");
+        s.units[w as usize].flipped = true;
+        s.turn = 12;
+        round(&mut s, BRITISH, 1, 0);
+        s.dice = dice_rolling(&[die]);
+        apply(&g, &mut s, Action::Pass);
+        assert_eq!(s.units[w as usize].at == Loc::Removed, killed, "die {die}");
+        let vp = s.vp.0[BRITISH as usize][Cause::Killed as usize]
+            + s.vp.0[BRITISH as usize][Cause::EndWounded as usize]
+            + s.vp.0[BRITISH as usize][Cause::EndBroken as usize];
+        assert_eq!(
+            vp,
+            if killed { 2 } else { 0 },
+            "1 VP if killed, none if he lives"
+        );
+    }
+}
+
+#[test]
+fn rule_6_0_each_side_takes_only_the_actions_its_flag_allows() {
+    let g = game();
+    for seed in 0..4u64 {
+        let mut s = g.new_game("standard", &Options::new(), 900 + seed).unwrap();
+        let mut pick = muster_core::Dice::from_seed(seed);
+        let mut n = 0;
+        while let Some(side) = to_act(&s) {
+            let l = legal(&g, &s);
+            if matches!(s.phase, Phase::Round { .. }) {
+                for a in &l {
+                    let british_only = matches!(
+                        a,
+                        Action::Charge(_) | Action::Search(_) | Action::Hinder(HINDER_MUSTER, _)
+                    );
+                    let patriot_only = matches!(
+                        a,
+                        Action::Ambush(_)
+                            | Action::Snipe(_)
+                            | Action::Assemble(..)
+                            | Action::CallToArms
+                            | Action::Escape(_)
+                            | Action::MoveSon(_)
+                            | Action::Hinder(HINDER_MOVEMENT | HINDER_SEARCH, _)
+                    );
+                    assert!(!(british_only && side == PATRIOT), "{a:?} for the Patriot");
+                    assert!(!(patriot_only && side == BRITISH), "{a:?} for the British");
+                }
+            }
+            let a = l[pick.below(l.len() as u32) as usize];
+            g.apply(&mut s, side, a).unwrap();
+            n += 1;
+            assert!(n < 20_000);
+        }
+    }
 }
