@@ -2079,3 +2079,25 @@ fn rule_6_0_each_side_takes_only_the_actions_its_flag_allows() {
         }
     }
 }
+
+#[test]
+fn rule_4_4_sons_give_none_of_a_leader_s_benefits() {
+    let g = game();
+    let mut s = empty_board(&g, 95);
+    let lex = region(&g, "lexington");
+    let m0 = put_militia(&g, &mut s, "m1", "lexington", 0);
+    let m2 = put_militia(&g, &mut s, "m2", "lexington", 1);
+    s.units[m2 as usize].flipped = true;
+    put(&g, &mut s, "adams", "lexington");
+    put(&g, &mut s, "hancock", "lexington");
+    assert_eq!(
+        g.strength(&s, 1u64 << m0),
+        0,
+        "no pairing with a \"0\" militia"
+    );
+    round(&mut s, PATRIOT, 2, 2);
+    assert!(!legal(&g, &s).contains(&Action::Rally(lex)), "no rally");
+    put(&g, &mut s, "parker", "lexington");
+    assert_eq!(g.strength(&s, 1u64 << m0), 1);
+    assert!(legal(&g, &s).contains(&Action::Rally(lex)));
+}
