@@ -130,7 +130,7 @@ impl Concord {
             .collect();
         options.push(OptionInfo {
             id: "hidden-arms".into(),
-            description: "14.5: unnumbered unsearched Hidden Arms at the end: 1 VP each (standard), none, one card each (any marks: 1 VP), or one card each (1 VP a mark).".into(),
+            description: "14.5: unnumbered unsearched Hidden Arms at the end: 1 VP each (standard), none, one card each (any marks: 1 VP), or one card each (1 VP a mark); the cards are dealt from all 22 shuffled together, none twice.".into(),
             values: vec!["standard".into(), "none".into(), "card-any".into(), "card-marks".into()],
             default: "standard".into(),
         });
