@@ -281,7 +281,7 @@ async fn a_full_disk_loses_no_acknowledged_action_and_heals_without_a_restart() 
         .await;
     let id = g["id"].as_str().unwrap().to_string();
     let mut acknowledged = 0;
-    let mut play = async |alice: &Client| -> (u16, Value) {
+    let play = async |alice: &Client| -> (u16, Value) {
         let g = alice.my_turn(&id).await;
         let a = g["legal"][0]["action"].clone();
         alice
