@@ -1274,3 +1274,123 @@ fn rule_9_1_only_regions_where_militia_touches_british_units_check_for_panic() {
     g.begin_turn_2(&mut t, &mut ev);
     assert_ne!(t.phase, Phase::Panic);
 }
+
+// ----- 6.2 / 7.1: a fall-back during an assault -----
+
+/// Three Regulars on the east ridge assault two Minutemen in the slough; the Patriot keeps
+/// his men and holds the free fire, so after the free round three attackers face two.
+fn ridge_assault(
+    g: &muster_revolution_road::Bunker,
+    defenders: usize,
+) -> (State, Vec<u8>, Vec<u8>) {
+    let mut s = empty(g);
+    s.mover = BRITISH;
+    let regs: Vec<u8> = (0..3)
+        .map(|_| put(g, &mut s, BRITISH, Kind::Regular, "ridge-e"))
+        .collect();
+    let mm: Vec<u8> = (0..defenders)
+        .map(|_| put(g, &mut s, PATRIOT, Kind::Minuteman, "slough"))
+        .collect();
+    act(
+        g,
+        &mut s,
+        Action::Assault {
+            from: r(g, "ridge-e"),
+            to: r(g, "slough"),
+        },
+    );
+    for u in &regs {
+        act(g, &mut s, Action::Add(*u));
+    }
+    act(g, &mut s, Action::Done);
+    // 7.1: the Patriot may withdraw before combat; he stays.
+    assert_eq!(
+        s.phase,
+        Phase::Assault {
+            stage: Stage::Withdraw
+        }
+    );
+    act(g, &mut s, Action::Done);
+    // 8.0: he holds the free defensive fire, so nobody is hit in the free round.
+    act(g, &mut s, Action::Fire(0));
+    take_hits(g, &mut s);
+    assert_eq!(
+        s.phase,
+        Phase::Assault {
+            stage: Stage::AttBack
+        }
+    );
+    assert_eq!(s.fight.round, 1);
+    (s, regs, mm)
+}
+
+#[test]
+fn rule_7_1_a_partial_fall_back_that_leaves_too_few_attackers_ends_the_assault() {
+    // 6.2: whenever the attacker has fewer healthy units in the region than the defender,
+    // the assault is over and the attacker goes back where he came from; 7.1 lets him fall
+    // back with some units after a round, and doing so can bring that about at once.
+    let g = game();
+    let (mut s, regs, mm) = ridge_assault(&g, 2);
+    act(&g, &mut s, Action::Add(regs[0]));
+    act(&g, &mut s, Action::Add(regs[1]));
+    let ev = apply(&g, &mut s, Action::Done);
+    assert!(
+        dice_of(&ev).is_empty(),
+        "no further round is fought: {:?}",
+        dice_of(&ev)
+    );
+    assert_eq!(s.fight.round, 1, "the assault ended after the free round");
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::AssaultEnds {
+                attacker_won: false
+            }
+        )),
+        "the assault is thrown back"
+    );
+    assert_eq!(s.phase, Phase::Main);
+    let ridge = r(&g, "ridge-e");
+    for u in &regs {
+        let x = s.units[*u as usize];
+        assert_eq!(x.at, ridge, "every attacker is back on the ridge");
+        assert!(
+            x.has(MOVED) && x.has(FIRED),
+            "6.2: Moved/Fired on the attackers"
+        );
+    }
+    let slough = r(&g, "slough");
+    for u in &mm {
+        let x = s.units[*u as usize];
+        assert_eq!(x.at, slough, "the defenders hold the slough");
+        assert!(x.has(FIRED), "6.2: Fired on the defenders");
+    }
+}
+
+#[test]
+fn rule_7_1_after_a_partial_fall_back_the_defender_may_still_retreat() {
+    // 7.1: after each round either side may retreat some or all of its counters. When the
+    // attacker's partial fall-back still leaves him enough units, the defender is asked next,
+    // before any further round is rolled.
+    let g = game();
+    let (mut s, regs, mm) = ridge_assault(&g, 1);
+    act(&g, &mut s, Action::Add(regs[0]));
+    let ev = apply(&g, &mut s, Action::Done);
+    assert!(
+        dice_of(&ev).is_empty(),
+        "no round before the defender decides"
+    );
+    assert_eq!(
+        s.phase,
+        Phase::Assault {
+            stage: Stage::DefBack
+        }
+    );
+    assert_eq!(g.to_act(&s), Some(PATRIOT));
+    assert!(legal(&g, &s).contains(&Action::Add(mm[0])));
+    assert_eq!(s.units[regs[0] as usize].at, r(&g, "ridge-e"));
+    // Standing, the defender gets the next round fought: both sides roll.
+    let ev = apply(&g, &mut s, Action::Done);
+    assert_eq!(dice_of(&ev).len(), 2, "one round, both sides roll once");
+    assert_eq!(s.fight.round, 2);
+}

@@ -1038,7 +1038,10 @@ impl Bunker {
                     stage: Stage::DefBack,
                 };
                 if sel != 0 {
-                    s.tasks.push(Task::AssaultStep);
+                    // 6.2: a fall-back that leaves the attacker with no unit, or with fewer
+                    // healthy units than the defender, ends the assault at once; otherwise
+                    // the defender is asked next (7.1), as after a round.
+                    self.fall_back_check(s, ev);
                 }
             }
             Stage::DefBack => {
@@ -1186,6 +1189,21 @@ impl Bunker {
         s.phase = Phase::Assault {
             stage: Stage::AttBack,
         };
+    }
+
+    /// After the attacker fell back with some counters (7.1): the assault ends if he has no
+    /// military unit left in the region or fewer healthy units than the defender (6.2);
+    /// otherwise the stage stays `DefBack` and the defender decides.
+    fn fall_back_check(&self, s: &mut State, ev: &mut Ev) {
+        let f = s.fight;
+        let atk = f.attacker;
+        let left = bits(self.here(s, f.to))
+            .filter(|&u| s.units[u as usize].side == atk && s.units[u as usize].kind.military())
+            .count();
+        let fewer = self.healthy_in(s, atk, f.to) < self.healthy_in(s, 1 - atk, f.to);
+        if left == 0 || (!self.numbers_waived(s, atk) && fewer) {
+            self.end_assault(s, false, ev);
+        }
     }
 
     fn end_assault(&self, s: &mut State, attacker_won: bool, ev: &mut Ev) {
