@@ -1394,3 +1394,55 @@ fn rule_7_1_after_a_partial_fall_back_the_defender_may_still_retreat() {
     assert_eq!(dice_of(&ev).len(), 2, "one round, both sides roll once");
     assert_eq!(s.fight.round, 2);
 }
+
+// ----- 9.2 / 6.8: demoralized militia and Reorganize the Line -----
+
+#[test]
+fn rule_9_2_demoralized_militia_reorganize_only_toward_the_muster_box() {
+    // 9.2: once the Patriot is demoralized, militia that move may only go toward the Muster
+    // Box; a Reorganize the Line shift (6.8) is a move (it earns a Moved marker), so it obeys
+    // the same restriction (ruling B60). Minutemen are unaffected by demoralization.
+    let g = game();
+    let mut s = empty(&g);
+    s.demoralized = [true, false];
+    s.morale = [0, 24];
+    let (neck, slope, top) = (r(&g, "neck"), r(&g, "bunker-slope-n"), r(&g, "bunker-c"));
+    assert!(g.muster_dist(neck) < g.muster_dist(slope));
+    assert!(g.muster_dist(top) > g.muster_dist(slope));
+    let m = militia(&g, &mut s, "bunker-slope-n", 1);
+    let pair = |x: u8, y: u8| Action::Reorg {
+        a: x.min(y),
+        b: x.max(y),
+    };
+    let l = legal(&g, &s);
+    assert!(l.contains(&pair(neck, slope)), "toward the Muster Box");
+    assert!(
+        !l.contains(&pair(slope, top)),
+        "a lone demoralized militia cannot be reorganized away from the Muster Box"
+    );
+    // With a Minuteman beside it, the pair is open, but only the Minuteman may go uphill.
+    let mm = put(&g, &mut s, PATRIOT, Kind::Minuteman, "bunker-slope-n");
+    act(&g, &mut s, pair(slope, top));
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Add(mm)));
+    assert!(!l.contains(&Action::Add(m)), "{l:?}");
+    let side = g.to_act(&s).unwrap();
+    assert!(g.apply(&mut s.clone(), side, Action::Add(m)).is_err());
+    // Coming down the other way is allowed.
+    let mut t = empty(&g);
+    t.demoralized = [true, false];
+    t.morale = [0, 24];
+    let m2 = militia(&g, &mut t, "bunker-c", 1);
+    act(&g, &mut t, pair(slope, top));
+    act(&g, &mut t, Action::Add(m2));
+    act(&g, &mut t, Action::Done);
+    assert_eq!(t.units[m2 as usize].at, slope);
+    assert!(t.units[m2 as usize].has(MOVED));
+    // Not demoralized, the same militia may go uphill.
+    let mut u = empty(&g);
+    let m3 = militia(&g, &mut u, "bunker-slope-n", 1);
+    act(&g, &mut u, pair(slope, top));
+    act(&g, &mut u, Action::Add(m3));
+    act(&g, &mut u, Action::Done);
+    assert_eq!(u.units[m3 as usize].at, top);
+}

@@ -233,6 +233,14 @@ impl Bunker {
 
     // ----- 6.8 Reorganize the Line -----
 
+    /// 9.2 (ruling B60): a demoralized Patriot's militia may shift in a reorganization only
+    /// to the region nearer the Muster Box.
+    fn reorg_shift_ok(&self, s: &State, u: u8, to: u8) -> bool {
+        let x = &s.units[u as usize];
+        !(x.side == PATRIOT && x.kind == Kind::Militia && s.demoralized[PATRIOT as usize])
+            || self.muster_dist(to) < self.muster_dist(x.at)
+    }
+
     fn reorg_feasible(&self, s: &State, a: u8, b: u8, c: [[u8; 2]; 2]) -> bool {
         let side = s.mover;
         reorg_range(c, self.cap(side, a), self.cap(side, b), true)
@@ -248,8 +256,10 @@ impl Bunker {
             leaders: 0,
             room: !0,
             settled: !0,
+            restricted: 0,
             n: [0; 64],
             free: [0; 64],
+            homeward: [0; 64],
         };
         let mut enemy = 0u64;
         let mut mil = 0u64;
@@ -270,6 +280,10 @@ impl Bunker {
                 if x.kind.military() {
                     m.free[x.at as usize] += 1;
                     m.free_mil |= 1 << x.at;
+                    if x.kind == Kind::Militia && side == PATRIOT && s.demoralized[0] {
+                        m.homeward[x.at as usize] += 1;
+                        m.restricted |= 1 << x.at;
+                    }
                 } else {
                     m.leaders |= 1 << x.at;
                 }
@@ -293,9 +307,17 @@ impl Bunker {
     /// 6.8: may the side reorganize the regions `a` < `b` (adjacent, both open)? Some
     /// shift must leave both within their stacking limit, or a free leader may shift alone.
     fn reorg_pair_ok(&self, side: u8, m: &ReorgMasks, a: u8, bb: u8) -> bool {
+        // Free units that may shift to the partner: demoralized militia only toward the Muster Box (9.2).
+        let free = |x: u8, y: u8| {
+            let mut f = m.free[x as usize];
+            if self.muster_dist(y) >= self.muster_dist(x) {
+                f -= m.homeward[x as usize];
+            }
+            f
+        };
         let c = [
-            [m.n[a as usize], m.free[a as usize]],
-            [m.n[bb as usize], m.free[bb as usize]],
+            [m.n[a as usize], free(a, bb)],
+            [m.n[bb as usize], free(bb, a)],
         ];
         let leaders = (m.leaders >> a | m.leaders >> bb) & 1 == 1;
         let ok = reorg_range(c, self.cap(side, a), self.cap(side, bb), false);
@@ -311,14 +333,14 @@ impl Bunker {
     fn reorg_partners(&self, side: u8, m: &ReorgMasks, a: u8, cand: u64) -> u64 {
         let mut ok = 0u64;
         let mut slow = cand;
-        if m.settled >> a & 1 == 1 {
-            let fast = cand & m.settled;
+        if m.settled >> a & 1 == 1 && m.restricted >> a & 1 == 0 {
+            let fast = cand & m.settled & !m.restricted;
             ok = if m.leaders >> a & 1 == 1 {
                 fast
             } else {
                 fast & (m.room | m.free_mil | m.leaders)
             };
-            slow &= !m.settled;
+            slow &= !fast;
         }
         for bb in bits64(slow) {
             let (x, y) = if a < bb { (a, bb) } else { (bb, a) };
@@ -374,7 +396,10 @@ impl Bunker {
                 continue;
             }
             let k = if x.at == a { 0 } else { 1 };
-            let free = s.sel >> i & 1 == 0 && !x.has(MOVED | PANIC);
+            let other = if k == 0 { b } else { a };
+            let free = s.sel >> i & 1 == 0
+                && !x.has(MOVED | PANIC)
+                && self.reorg_shift_ok(s, i as u8, other);
             if x.kind.military() {
                 c[k][0] += 1;
                 if free {
@@ -660,6 +685,11 @@ struct ReorgMasks {
     n: [u8; 64],
     /// Military units of the side free to shift.
     free: [u8; 64],
+    /// Regions holding a free demoralized militia unit (9.2): their pairs are worked out one
+    /// by one.
+    restricted: u64,
+    /// Of `free`, the demoralized militia, who may shift only toward the Muster Box (9.2).
+    homeward: [u8; 64],
 }
 
 /// 6.8: can `x` units shift from the first region and `y` from the second (each at most the
