@@ -1446,3 +1446,337 @@ fn rule_9_2_demoralized_militia_reorganize_only_toward_the_muster_box() {
     act(&g, &mut u, Action::Done);
     assert_eq!(u.units[m3 as usize].at, top);
 }
+
+// ----- issue 19 review: sentences of Part Two that no test checked yet -----
+
+fn has(l: &[Action], f: impl Fn(&Action) -> bool) -> bool {
+    l.iter().any(f)
+}
+
+#[test]
+fn rule_2_0_each_side_takes_only_the_actions_flagged_for_it() {
+    // 2.0 / 6.0: Bombard, Naval Move and Land Troops are British actions; Snipe is Patriot.
+    let g = game();
+    let mut s = empty(&g);
+    put(&g, &mut s, BRITISH, Kind::Regular, "town-dock");
+    put(&g, &mut s, BRITISH, Kind::Regular, "zone-4");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "town-7");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "town-7");
+    let p = legal(&g, &s);
+    assert!(has(&p, |a| matches!(a, Action::Snipe(_))), "{p:?}");
+    assert!(!has(&p, |a| matches!(
+        a,
+        Action::Bombard | Action::Naval(_) | Action::Land { .. }
+    )));
+    s.mover = BRITISH;
+    let b = legal(&g, &s);
+    assert!(has(&b, |a| matches!(a, Action::Bombard)));
+    assert!(has(&b, |a| matches!(a, Action::Naval(_))));
+    assert!(has(&b, |a| matches!(a, Action::Land { .. })));
+    assert!(!has(&b, |a| matches!(a, Action::Snipe(_))));
+}
+
+#[test]
+fn rule_2_0_the_discards_are_reshuffled_when_the_deck_runs_out() {
+    let g = game();
+    let mut s = empty(&g);
+    while let Some(c) = s.deck.draw.pop() {
+        s.deck.discard.push(c);
+    }
+    assert_eq!(s.deck.discard.len(), 10);
+    let mut ev = Vec::new();
+    g.begin_turn_2(&mut s, &mut ev);
+    assert!(ev.iter().any(|e| matches!(e, Event::Card { .. })));
+    assert_eq!(
+        (s.deck.draw.len(), s.deck.discard.len()),
+        (9, 1),
+        "the discards became the deck and one card was drawn"
+    );
+}
+
+#[test]
+fn rule_3_2_the_muster_box_is_never_a_target_and_closed_to_the_british() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    for _ in 0..5 {
+        put(&g, &mut s, PATRIOT, Kind::Minuteman, "muster");
+    }
+    assert!(g.cap(PATRIOT, MUSTER) >= 21, "any number of Patriot pieces");
+    let b = put(&g, &mut s, BRITISH, Kind::Regular, "neck");
+    put(&g, &mut s, BRITISH, Kind::Regular, "neck");
+    let l = legal(&g, &s);
+    assert!(
+        !has(
+            &l,
+            |a| matches!(a, Action::Volley { to, .. } | Action::Assault { to, .. } if *to == MUSTER)
+        ),
+        "{l:?}"
+    );
+    act(&g, &mut s, Action::Move(r(&g, "neck")));
+    assert!(!legal(&g, &s).contains(&Action::Go {
+        unit: b,
+        to: MUSTER
+    }));
+}
+
+#[test]
+fn rule_3_3_defenders_in_a_town_region_roll_one_more_die() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let a = put(&g, &mut s, BRITISH, Kind::Regular, "breeds-slope-w");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "town-3");
+    let (from, to) = (r(&g, "breeds-slope-w"), r(&g, "town-3"));
+    assert!(!g.terrain_applies(from, to), "no printed modifier in town");
+    act(&g, &mut s, Action::Assault { from, to });
+    act(&g, &mut s, Action::Add(a));
+    act(&g, &mut s, Action::Done);
+    while s.phase
+        == (Phase::Assault {
+            stage: Stage::Withdraw,
+        })
+    {
+        act(&g, &mut s, Action::Done);
+    }
+    let ev = apply(&g, &mut s, Action::Fire(5));
+    assert_eq!(dice_of(&ev), vec![(2, 5)], "1 strength + 1 in town");
+}
+
+#[test]
+fn rule_3_5_patriot_pieces_never_enter_a_landing_zone() {
+    let g = game();
+    let mut s = empty(&g);
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "point-n");
+    let z = r(&g, "zone-2");
+    assert!(g.data.map.regions[r(&g, "point-n") as usize].adj >> z & 1 == 1);
+    act(&g, &mut s, Action::Move(r(&g, "point-n")));
+    let l = legal(&g, &s);
+    assert!(has(
+        &l,
+        |a| matches!(a, Action::Go { unit, .. } if *unit == m)
+    ));
+    assert!(!l.contains(&Action::Go { unit: m, to: z }));
+}
+
+#[test]
+fn rule_4_1_broken_british_units_without_a_leader_only_move_toward_their_staging_area() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let from = r(&g, "breeds-s");
+    let b = put(&g, &mut s, BRITISH, Kind::Regular, "breeds-s");
+    s.units[b as usize].flags |= BROKEN;
+    act(&g, &mut s, Action::Move(from));
+    let here = g.data.map.staging_dist[from as usize];
+    let dests: Vec<u8> = legal(&g, &s)
+        .iter()
+        .filter_map(|a| match a {
+            Action::Go { to, .. } => Some(*to),
+            _ => None,
+        })
+        .collect();
+    assert!(!dests.is_empty());
+    for to in &dests {
+        assert!(
+            g.data.map.staging_dist[*to as usize] < here,
+            "{} is not toward a staging area",
+            g.region_id(*to)
+        );
+    }
+    // With a leader beside it the unit may go elsewhere too.
+    let mut t = empty(&g);
+    t.mover = BRITISH;
+    let b = put(&g, &mut t, BRITISH, Kind::Regular, "breeds-s");
+    t.units[b as usize].flags |= BROKEN;
+    put(&g, &mut t, BRITISH, Kind::Leader, "breeds-s");
+    act(&g, &mut t, Action::Move(from));
+    assert!(has(&legal(&g, &t), |a| matches!(
+        a,
+        Action::Go { unit, to } if *unit == b && g.data.map.staging_dist[*to as usize] >= here
+    )));
+}
+
+#[test]
+fn rule_4_1_strengths_marines_three_cannon_two_damaged_cannon_one() {
+    let g = game();
+    let fire = |kind: Kind, damaged: bool| {
+        let mut s = empty(&g);
+        s.mover = BRITISH;
+        s.ammo_arrived = true;
+        let u = put(&g, &mut s, BRITISH, kind, "pastures");
+        if damaged {
+            s.units[u as usize].flags |= BROKEN;
+        }
+        put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+        act(
+            &g,
+            &mut s,
+            Action::Volley {
+                from: r(&g, "pastures"),
+                to: r(&g, "breeds-slope-n"),
+            },
+        );
+        act(&g, &mut s, Action::Add(u));
+        dice_of(&apply(&g, &mut s, Action::Done))
+    };
+    // The slope's volley modifier is 0, so the dice are the strength.
+    assert_eq!(fire(Kind::Regular, false), vec![(2, 5)]);
+    assert_eq!(fire(Kind::Marine, false), vec![(3, 5)]);
+    assert_eq!(fire(Kind::Cannon, false), vec![(2, 5)]);
+    assert_eq!(fire(Kind::Cannon, true), vec![(1, 5)]);
+}
+
+#[test]
+fn rule_4_1_cannon_count_for_stacking_and_are_never_rallied() {
+    let g = game();
+    let mut s = empty(&g);
+    put(&g, &mut s, PATRIOT, Kind::Cannon, "redoubt");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-s");
+    act(&g, &mut s, Action::Move(r(&g, "breeds-s")));
+    assert!(
+        !legal(&g, &s).contains(&Action::Go {
+            unit: m,
+            to: r(&g, "redoubt")
+        }),
+        "two Minutemen and a cannon fill the Redoubt"
+    );
+    // 4.1 / 6.7: a damaged cannon with a leader beside it offers no Rally.
+    let mut t = empty(&g);
+    let c = put(&g, &mut t, PATRIOT, Kind::Cannon, "redoubt");
+    t.units[c as usize].flags |= BROKEN;
+    put(&g, &mut t, PATRIOT, Kind::Leader, "redoubt");
+    assert!(!legal(&g, &t).contains(&Action::Rally(r(&g, "redoubt"))));
+}
+
+#[test]
+fn rule_4_2_wounded_leaders_are_never_flipped_back() {
+    let g = game();
+    let mut s = empty(&g);
+    let w = put(&g, &mut s, PATRIOT, Kind::Leader, "redoubt");
+    s.units[w as usize].flags |= BROKEN;
+    put(&g, &mut s, PATRIOT, Kind::Leader, "redoubt");
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    s.units[m as usize].flags |= BROKEN;
+    act(&g, &mut s, Action::Rally(r(&g, "redoubt")));
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Add(m)));
+    assert!(!l.contains(&Action::Add(w)), "{l:?}");
+}
+
+#[test]
+fn rule_4_3_the_ammo_roll_starts_on_turn_four_and_needs_ten() {
+    let g = game();
+    let mut ev = Vec::new();
+    let mut s = empty(&g);
+    s.turn = 3;
+    g.begin_turn_2(&mut s, &mut ev);
+    assert!(!ev.iter().any(|e| matches!(e, Event::AmmoRoll { .. })));
+    assert!(!s.ammo_arrived);
+    let mut seen = [false; 2];
+    for seed in 0..40u64 {
+        let mut t = empty(&g);
+        t.dice = muster_core::Dice::from_seed(seed);
+        t.turn = 4;
+        let mut ev = Vec::new();
+        g.begin_turn_2(&mut t, &mut ev);
+        let (die, arrived) = ev
+            .iter()
+            .find_map(|e| match e {
+                Event::AmmoRoll { die, arrived } => Some((*die, *arrived)),
+                _ => None,
+            })
+            .expect("a roll from turn 4");
+        assert_eq!(arrived, die + 4 >= 10);
+        assert_eq!(t.ammo_arrived, arrived);
+        seen[arrived as usize] = true;
+        if arrived {
+            // Once arrived it stays: no roll on later turns.
+            t.turn = 5;
+            let mut ev = Vec::new();
+            g.begin_turn_2(&mut t, &mut ev);
+            assert!(!ev.iter().any(|e| matches!(e, Event::AmmoRoll { .. })));
+            assert!(t.ammo_arrived);
+        }
+    }
+    assert_eq!(seen, [true, true], "both outcomes seen");
+}
+
+#[test]
+fn rule_4_4_copps_hill_battery_fires_only_into_its_range_and_never_moves() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let (red, top) = (r(&g, "redoubt"), r(&g, "bunker-c"));
+    assert!(g.data.map.copps >> red & 1 == 1);
+    assert!(g.data.map.copps >> top & 1 == 0, "Bunker Hill is darkened");
+    for at in ["redoubt", "redoubt", "bunker-c", "bunker-c"] {
+        put(&g, &mut s, PATRIOT, Kind::Minuteman, at);
+    }
+    let battery = s
+        .units
+        .iter()
+        .position(|u| u.kind == Kind::Battery)
+        .unwrap();
+    let l = legal(&g, &s);
+    assert!(!has(&l, |a| matches!(a, Action::Move(x) if *x == COPPS)));
+    act(&g, &mut s, Action::Bombard);
+    // The fleet fires (or holds) first, then the battery, each on its own target.
+    act(&g, &mut s, Action::Hold);
+    assert_eq!(s.phase, Phase::Bombard { which: 1 });
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Shell(red)));
+    assert!(!l.contains(&Action::Shell(top)));
+    for a in &l {
+        if let Action::Shell(x) | Action::HotShot(x) = a {
+            assert!(g.data.map.copps >> x & 1 == 1);
+        }
+    }
+    act(&g, &mut s, Action::Shell(red));
+    assert!(!s.units[battery].has(FIRED), "6.4: no Fired marker");
+    assert_eq!(s.units[battery].at, COPPS);
+}
+
+#[test]
+fn rule_6_4_the_fleet_fires_only_into_the_target_area_of_its_box() {
+    let g = game();
+    for fleet in 0..3u8 {
+        let mut s = empty(&g);
+        s.mover = BRITISH;
+        s.fleet = fleet;
+        // Two healthy Patriot counters in every land region, as far as they go.
+        for x in 0..g.data.map.n() as u8 {
+            if g.data.map.land >> x & 1 == 1 && !g.is_zone(x) && x != MUSTER {
+                for _ in 0..2 {
+                    if let Some(i) = s
+                        .units
+                        .iter()
+                        .position(|u| u.side == PATRIOT && u.at == UNUSED && u.kind == Kind::Leader)
+                        .or_else(|| {
+                            s.units.iter().position(|u| {
+                                u.side == PATRIOT && u.at == UNUSED && u.kind.military()
+                            })
+                        })
+                    {
+                        s.units[i].at = x;
+                        s.units[i].flags &= !HIDDEN;
+                    }
+                }
+            }
+        }
+        let pairs = g.patriot_pairs(&s);
+        act(&g, &mut s, Action::Bombard);
+        let area = g.data.map.fleet[fleet as usize].targets;
+        let shells: u64 = legal(&g, &s)
+            .iter()
+            .filter_map(|a| match a {
+                Action::Shell(x) => Some(1u64 << x),
+                _ => None,
+            })
+            .fold(0, |m, b| m | b);
+        assert_eq!(shells, area & pairs, "fleet box {fleet}");
+        assert_ne!(shells, 0);
+    }
+}
