@@ -1780,3 +1780,644 @@ fn rule_6_4_the_fleet_fires_only_into_the_target_area_of_its_box() {
         assert_ne!(shells, 0);
     }
 }
+
+#[test]
+fn rule_4_10_a_counter_moves_once_and_fires_once_a_turn() {
+    let g = game();
+    let mut s = empty(&g);
+    s.actions = [3, 0];
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-s");
+    act(&g, &mut s, Action::Move(r(&g, "breeds-s")));
+    act(
+        &g,
+        &mut s,
+        Action::Go {
+            unit: m,
+            to: r(&g, "redoubt"),
+        },
+    );
+    act(&g, &mut s, Action::Done);
+    assert!(s.units[m as usize].has(MOVED));
+    assert!(
+        !legal(&g, &s).contains(&Action::Move(r(&g, "redoubt"))),
+        "moved once this turn"
+    );
+    let f = put(&g, &mut s, PATRIOT, Kind::Minuteman, "works-s");
+    s.units[f as usize].flags |= FIRED;
+    put(&g, &mut s, BRITISH, Kind::Regular, "breeds-slope-n");
+    assert!(
+        !has(
+            &legal(&g, &s),
+            |a| matches!(a, Action::Volley { from, .. } if *from == r(&g, "works-s"))
+        ),
+        "fired once this turn"
+    );
+    // 5.3: the markers go at the end of the turn, and both may act again.
+    let mut ev = Vec::new();
+    g.end_turn(&mut s, &mut ev);
+    assert!(!s.units[m as usize].has(MOVED) && !s.units[f as usize].has(FIRED));
+    s.tasks.clear();
+    s.actions = [3, 3];
+    s.mover = PATRIOT;
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Move(r(&g, "redoubt"))));
+    assert!(has(
+        &l,
+        |a| matches!(a, Action::Volley { from, .. } if *from == r(&g, "works-s"))
+    ));
+}
+
+#[test]
+fn rule_5_1_actions_come_from_the_card_one_fewer_when_demoralized() {
+    let g = game();
+    let s0 = empty(&g);
+    for demoralized in [[false, false], [true, false], [false, true]] {
+        let mut s = s0.clone();
+        s.demoralized = demoralized;
+        let mut ev = Vec::new();
+        g.begin_turn_2(&mut s, &mut ev);
+        let (p, b) = ev
+            .iter()
+            .find_map(|e| match e {
+                Event::Card {
+                    patriot, british, ..
+                } => Some((*patriot, *british)),
+                _ => None,
+            })
+            .expect("a card is drawn");
+        let less = |v: u8, d: bool| if d { v.saturating_sub(1) } else { v };
+        assert_eq!(
+            s.actions,
+            [less(p, demoralized[0]), less(b, demoralized[1])],
+            "{demoralized:?}"
+        );
+    }
+}
+
+#[test]
+fn rule_5_2_the_side_with_more_actions_goes_first_ties_by_an_even_or_odd_die() {
+    let g = game();
+    let mut ev = Vec::new();
+    for (actions, first) in [([3u8, 2u8], PATRIOT), ([2, 3], BRITISH)] {
+        let mut s = empty(&g);
+        s.actions = actions;
+        g.begin_actions(&mut s, &mut ev);
+        assert_eq!(s.mover, first);
+    }
+    let mut sides = [false; 2];
+    for seed in 0..20u64 {
+        let mut s = empty(&g);
+        s.dice = muster_core::Dice::from_seed(seed);
+        s.actions = [2, 2];
+        let mut ev = Vec::new();
+        g.begin_actions(&mut s, &mut ev);
+        let die = ev
+            .iter()
+            .find_map(|e| match e {
+                Event::First { die, .. } => Some(*die),
+                _ => None,
+            })
+            .unwrap();
+        assert!((1..=6).contains(&die));
+        let want = if die % 2 == 0 { PATRIOT } else { BRITISH };
+        assert_eq!(s.mover, want, "die {die}");
+        sides[s.mover as usize] = true;
+    }
+    assert_eq!(sides, [true, true]);
+}
+
+#[test]
+fn rule_5_2_reserve_actions_only_when_not_ahead_or_on_the_last_action() {
+    let g = game();
+    let mut s = empty(&g);
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    s.reserves = [1, 1];
+    s.actions = [3, 2];
+    assert!(
+        !legal(&g, &s).contains(&Action::Reserve),
+        "ahead: no reserve"
+    );
+    s.actions = [2, 2];
+    assert!(legal(&g, &s).contains(&Action::Reserve));
+    s.actions = [1, 0];
+    assert!(legal(&g, &s).contains(&Action::Reserve), "the last action");
+    // The action phase ends when the regular actions are spent, reserves or not.
+    act(&g, &mut s, Action::Pass);
+    assert_eq!(s.turn, 5, "the turn ended");
+    assert_eq!(s.reserves, [1, 1], "unused reserves are kept");
+}
+
+#[test]
+fn rule_6_12_pass_spends_an_action() {
+    let g = game();
+    let mut s = empty(&g);
+    act(&g, &mut s, Action::Pass);
+    assert_eq!(s.actions, [2, 3]);
+    assert_eq!(s.mover, BRITISH);
+}
+
+#[test]
+fn rule_5_3_only_healthy_leaders_remove_panic_and_not_at_zero_morale() {
+    let g = game();
+    for (wounded, morale, removed) in [(false, 5, true), (true, 5, false), (false, 0, false)] {
+        let mut s = empty(&g);
+        s.morale = [morale, 24];
+        let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+        s.units[m as usize].flags |= BROKEN | PANIC;
+        let l = put(&g, &mut s, PATRIOT, Kind::Leader, "redoubt");
+        if wounded {
+            s.units[l as usize].flags |= BROKEN;
+        }
+        let mut ev = Vec::new();
+        g.end_turn(&mut s, &mut ev);
+        assert_eq!(
+            !s.units[m as usize].has(PANIC),
+            removed,
+            "wounded {wounded}, morale {morale}"
+        );
+    }
+}
+
+#[test]
+fn rule_5_3_at_the_end_of_the_game_every_town_region_next_to_a_fire_may_catch() {
+    let g = game();
+    let mut s = empty(&g);
+    let t5 = r(&g, "town-5");
+    s.ablaze = 1 << t5;
+    s.turn = s.last_turn;
+    let exposed = g.data.map.regions[t5 as usize].adj & g.data.map.town & !s.ablaze;
+    let mut ev = Vec::new();
+    g.next_turn(&mut s, &mut ev);
+    let mut rolled = 0u64;
+    for e in &ev {
+        match e {
+            Event::Ablaze { region, die } => {
+                assert!(*die >= 5);
+                rolled |= 1 << region;
+            }
+            Event::NoFire { region, die } => {
+                assert!(*die < 5);
+                rolled |= 1 << region;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(
+        rolled, exposed,
+        "one die for each unburnt neighbour, no more"
+    );
+    assert!(s.ended.is_some());
+}
+
+#[test]
+fn rule_6_1_units_left_out_of_a_volley_may_fire_later_and_cannon_may_join() {
+    let g = game();
+    let mut s = empty(&g);
+    s.actions = [3, 0];
+    let a = put(&g, &mut s, PATRIOT, Kind::Minuteman, "works-s");
+    let b = put(&g, &mut s, PATRIOT, Kind::Minuteman, "works-s");
+    let c = put(&g, &mut s, PATRIOT, Kind::Cannon, "works-s");
+    for _ in 0..3 {
+        put(&g, &mut s, BRITISH, Kind::Marine, "breeds-slope-n");
+    }
+    let v = Action::Volley {
+        from: r(&g, "works-s"),
+        to: r(&g, "breeds-slope-n"),
+    };
+    act(&g, &mut s, v);
+    act(&g, &mut s, Action::Add(a));
+    act(&g, &mut s, Action::Done);
+    take_hits(&g, &mut s);
+    assert!(s.units[a as usize].has(FIRED));
+    assert!(!s.units[b as usize].has(FIRED) && !s.units[c as usize].has(FIRED));
+    act(&g, &mut s, v);
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Add(b)) && l.contains(&Action::Add(c)));
+    assert!(!l.contains(&Action::Add(a)), "it fired already");
+    act(&g, &mut s, Action::Add(b));
+    act(&g, &mut s, Action::Add(c));
+    let ev = apply(&g, &mut s, Action::Done);
+    assert_eq!(dice_of(&ev), vec![(3, 5)], "Minuteman 1 + cannon 2");
+}
+
+#[test]
+fn rule_6_2_only_fresh_units_assault_and_broken_units_or_leaders_do_not_count() {
+    let g = game();
+    let assault = Action::Assault {
+        from: r(&g, "pastures"),
+        to: r(&g, "breeds-slope-n"),
+    };
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let a = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    assert!(legal(&g, &s).contains(&assault));
+    for flag in [MOVED, FIRED] {
+        let mut t = s.clone();
+        t.units[a as usize].flags |= flag;
+        assert!(
+            !legal(&g, &t).contains(&assault),
+            "one fresh Regular against two"
+        );
+    }
+    // One Regular against one healthy Minuteman, a broken one and two leaders.
+    let mut t = empty(&g);
+    t.mover = BRITISH;
+    put(&g, &mut t, BRITISH, Kind::Regular, "pastures");
+    put(&g, &mut t, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    let br = put(&g, &mut t, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    t.units[br as usize].flags |= BROKEN;
+    put(&g, &mut t, PATRIOT, Kind::Leader, "breeds-slope-n");
+    put(&g, &mut t, PATRIOT, Kind::Leader, "breeds-slope-n");
+    assert!(legal(&g, &t).contains(&assault));
+}
+
+#[test]
+fn rule_6_2_defenders_that_already_fired_still_defend_but_may_not_attack() {
+    let g = game();
+    let mut s = empty(&g);
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    s.units[m as usize].flags |= FIRED;
+    let a = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    let l = legal(&g, &s);
+    assert!(!has(&l, |x| matches!(
+        x,
+        Action::Volley { .. } | Action::Assault { .. }
+    )));
+    s.mover = BRITISH;
+    act(
+        &g,
+        &mut s,
+        Action::Assault {
+            from: r(&g, "pastures"),
+            to: r(&g, "breeds-slope-n"),
+        },
+    );
+    act(&g, &mut s, Action::Add(a));
+    act(&g, &mut s, Action::Done);
+    while s.phase
+        == (Phase::Assault {
+            stage: Stage::Withdraw,
+        })
+    {
+        act(&g, &mut s, Action::Done);
+    }
+    let ev = apply(&g, &mut s, Action::Fire(5));
+    assert_eq!(dice_of(&ev), vec![(2, 5)], "1 strength + 1 for the slope");
+}
+
+#[test]
+fn rule_6_3_cannon_of_different_regions_fire_separately_and_spend_no_ammunition() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    s.ammo_arrived = true;
+    let c1 = put(&g, &mut s, BRITISH, Kind::Cannon, "pastures");
+    let c2 = put(&g, &mut s, BRITISH, Kind::Cannon, "moultons");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-e");
+    let (pa, mo) = (r(&g, "pastures"), r(&g, "moultons"));
+    act(&g, &mut s, Action::Cannonade);
+    let l = legal(&g, &s);
+    let first = *l
+        .iter()
+        .find(|a| matches!(a, Action::Gun { from, .. } if *from == pa))
+        .expect("the pastures gun has a target");
+    assert!(has(
+        &l,
+        |a| matches!(a, Action::Gun { from, .. } if *from == mo)
+    ));
+    act(&g, &mut s, first);
+    take_hits(&g, &mut s);
+    let l = legal(&g, &s);
+    assert!(!has(
+        &l,
+        |a| matches!(a, Action::Gun { from, .. } if *from == pa)
+    ));
+    assert!(
+        has(&l, |a| matches!(a, Action::Gun { from, .. } if *from == mo)),
+        "the other region's cannon still fire, at a target of their own"
+    );
+    assert!(l.contains(&Action::Done));
+    assert!(s.units[c1 as usize].has(FIRED) && !s.units[c2 as usize].has(FIRED));
+    // 8.0: a Patriot Cannonade costs no ammunition.
+    let mut t = empty(&g);
+    put(&g, &mut t, PATRIOT, Kind::Cannon, "redoubt");
+    put(&g, &mut t, BRITISH, Kind::Regular, "breeds-slope-e");
+    act(&g, &mut t, Action::Cannonade);
+    let gun = *legal(&g, &t)
+        .iter()
+        .find(|a| matches!(a, Action::Gun { .. }))
+        .unwrap();
+    act(&g, &mut t, gun);
+    assert!(t.units.iter().any(|u| u.side == PATRIOT && u.has(FIRED)));
+    assert_eq!(t.ammo, 24);
+}
+
+#[test]
+fn rule_6_4_a_counter_with_no_way_out_of_a_fire_is_destroyed() {
+    let g = game();
+    let mut s = empty(&g);
+    let t5 = r(&g, "town-5");
+    s.ablaze = g.data.map.regions[t5 as usize].adj & g.data.map.town;
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "town-5");
+    let mut ev = Vec::new();
+    g.set_ablaze(&mut s, t5, 6, &mut ev);
+    g.run(&mut s, &mut ev);
+    assert_eq!(s.units[m as usize].at, REMOVED);
+    assert_eq!(s.morale[0], 23);
+}
+
+#[test]
+fn rule_6_5_three_regions_leaders_four_stopping_next_to_unbroken_enemy_units() {
+    let g = game();
+    let neck = r(&g, "neck");
+    let far = |s: &State, u: u8| {
+        legal(&g, s)
+            .iter()
+            .filter_map(|a| match a {
+                Action::Go { unit, to } if *unit == u && *to != MUSTER => Some(g.dist(neck, *to)),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    let mut s = empty(&g);
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "neck");
+    let l = put(&g, &mut s, PATRIOT, Kind::Leader, "neck");
+    act(&g, &mut s, Action::Move(neck));
+    assert_eq!(far(&s, m), 3);
+    assert_eq!(far(&s, l), 4);
+    // An unbroken Regular on Bunker's centre hilltop touches both regions next to the Neck.
+    let dests = |kind: Kind, broken: bool| {
+        let mut t = empty(&g);
+        let m = put(&g, &mut t, PATRIOT, Kind::Minuteman, "neck");
+        let e = put(&g, &mut t, BRITISH, kind, "bunker-c");
+        if broken {
+            t.units[e as usize].flags |= BROKEN;
+        }
+        act(&g, &mut t, Action::Move(neck));
+        legal(&g, &t)
+            .iter()
+            .filter(|a| matches!(a, Action::Go { unit, to } if *unit == m && *to != MUSTER))
+            .count()
+    };
+    assert_eq!(dests(Kind::Regular, false), 2, "stops on entering either");
+    assert!(
+        dests(Kind::Regular, true) > 2,
+        "a broken unit does not stop it"
+    );
+    assert!(
+        dests(Kind::Leader, false) > 2,
+        "a leader alone does not stop it"
+    );
+}
+
+#[test]
+fn rule_6_7_a_leader_rallies_once_a_turn() {
+    let g = game();
+    let mut s = empty(&g);
+    s.actions = [3, 0];
+    put(&g, &mut s, PATRIOT, Kind::Leader, "redoubt");
+    let a = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    let b = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    s.units[a as usize].flags |= BROKEN;
+    s.units[b as usize].flags |= BROKEN;
+    let red = r(&g, "redoubt");
+    act(&g, &mut s, Action::Rally(red));
+    act(&g, &mut s, Action::Add(a));
+    act(&g, &mut s, Action::Done);
+    assert!(s.units[b as usize].broken());
+    assert!(
+        !legal(&g, &s).contains(&Action::Rally(red)),
+        "the leader has rallied this turn"
+    );
+    let mut ev = Vec::new();
+    g.end_turn(&mut s, &mut ev);
+    s.tasks.clear();
+    s.actions = [3, 3];
+    assert!(legal(&g, &s).contains(&Action::Rally(red)));
+}
+
+#[test]
+fn rule_6_8_counters_with_a_moved_marker_stay_out_of_a_reorganization() {
+    let g = game();
+    let mut s = empty(&g);
+    let a = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    let b = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    s.units[a as usize].flags |= MOVED;
+    let (x, y) = (r(&g, "redoubt"), r(&g, "breeds-s"));
+    act(
+        &g,
+        &mut s,
+        Action::Reorg {
+            a: x.min(y),
+            b: x.max(y),
+        },
+    );
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Add(b)));
+    assert!(!l.contains(&Action::Add(a)));
+}
+
+#[test]
+fn rule_6_9_snipe_rolls_one_die_and_spares_cannon_and_broken_units() {
+    let g = game();
+    let dock = r(&g, "town-dock");
+    let mut s = empty(&g);
+    put(&g, &mut s, BRITISH, Kind::Cannon, "town-dock");
+    let br = put(&g, &mut s, BRITISH, Kind::Regular, "town-dock");
+    s.units[br as usize].flags |= BROKEN;
+    assert!(
+        !legal(&g, &s).contains(&Action::Snipe(dock)),
+        "no healthy target"
+    );
+    let ok = put(&g, &mut s, BRITISH, Kind::Regular, "town-dock");
+    assert!(legal(&g, &s).contains(&Action::Snipe(dock)));
+    let mut hit_seen = false;
+    for seed in 0..30u64 {
+        let mut t = s.clone();
+        t.dice = muster_core::Dice::from_seed(seed);
+        let ev = apply(&g, &mut t, Action::Snipe(dock));
+        assert_eq!(dice_of(&ev), vec![(1, 5)]);
+        assert_eq!(t.ammo, 24, "no ammunition spent");
+        if let Some(Task::Hits { .. }) = t.tasks.first() {
+            hit_seen = true;
+            assert_eq!(legal(&g, &t), vec![Action::Hit(ok)]);
+        }
+    }
+    assert!(hit_seen);
+}
+
+#[test]
+fn rule_8_0_ammunition_and_morale_start_at_24() {
+    let g = game();
+    let s = g.new_game("standard", &Options::new(), 1).unwrap();
+    assert_eq!(s.ammo, 24);
+    assert_eq!(s.morale, [24, 24]);
+    assert_eq!(s.fleet, 1, "4.5: the fleet starts in Boston Harbor");
+}
+
+#[test]
+fn rule_9_2_demoralized_patriot_penalties() {
+    let g = game();
+    let mut s = empty(&g);
+    s.demoralized = [true, false];
+    s.morale = [0, 24];
+    let top = r(&g, "bunker-c");
+    let here = g.muster_dist(top);
+    let m = militia(&g, &mut s, "bunker-c", 1);
+    let mm = put(&g, &mut s, PATRIOT, Kind::Minuteman, "bunker-c");
+    let l = put(&g, &mut s, PATRIOT, Kind::Leader, "bunker-c");
+    let br = put(&g, &mut s, PATRIOT, Kind::Minuteman, "bunker-c");
+    s.units[br as usize].flags |= BROKEN;
+    let _ = l;
+    // No Rally, no Plan.
+    s.actions = [1, 1];
+    let acts = legal(&g, &s);
+    assert!(!acts.contains(&Action::Rally(top)));
+    assert!(!acts.contains(&Action::Plan));
+    // Militia move only toward the Muster Box; Minutemen are unaffected.
+    act(&g, &mut s, Action::Move(top));
+    let l2 = legal(&g, &s);
+    for a in &l2 {
+        if let Action::Go { unit, to } = a {
+            if *unit == m {
+                assert!(g.muster_dist(*to) < here);
+            }
+        }
+    }
+    assert!(has(
+        &l2,
+        |a| matches!(a, Action::Go { unit, to } if *unit == mm && g.muster_dist(*to) >= here)
+    ));
+    // No recovery.
+    let mut ev = Vec::new();
+    g.morale(&mut s, PATRIOT, 1, &mut ev);
+    assert!(s.demoralized[0]);
+    // Militia hit only on a 6: find dice with a 5 among them and count the hits.
+    let mut checked = false;
+    for seed in 0..60u64 {
+        let mut t = empty(&g);
+        t.demoralized = [true, false];
+        t.morale = [0, 24];
+        t.dice = muster_core::Dice::from_seed(seed);
+        let m = militia(&g, &mut t, "works-s", 2);
+        for _ in 0..3 {
+            put(&g, &mut t, BRITISH, Kind::Marine, "breeds-slope-n");
+        }
+        let mut d = t.dice.clone();
+        let faces = [d.d6(), d.d6()];
+        if !faces.contains(&5) {
+            continue;
+        }
+        act(
+            &g,
+            &mut t,
+            Action::Volley {
+                from: r(&g, "works-s"),
+                to: r(&g, "breeds-slope-n"),
+            },
+        );
+        act(&g, &mut t, Action::Add(m));
+        let ev = apply(&g, &mut t, Action::Done);
+        let hits = ev
+            .iter()
+            .find_map(|e| match e {
+                Event::Roll { hits, dice, .. } => Some((*dice, *hits)),
+                _ => None,
+            })
+            .unwrap();
+        let sixes = faces.iter().filter(|f| **f == 6).count() as u8;
+        assert_eq!(hits, (2, sixes), "faces {faces:?}");
+        checked = true;
+        break;
+    }
+    assert!(checked);
+}
+
+#[test]
+fn rule_9_3_demoralized_british_defend_with_one_die_fewer() {
+    let g = game();
+    let mut s = empty(&g);
+    s.demoralized = [false, true];
+    s.morale = [24, 0];
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    let (from, to) = (r(&g, "breeds-slope-n"), r(&g, "pastures"));
+    assert!(!g.terrain_applies(from, to));
+    act(&g, &mut s, Action::Assault { from, to });
+    act(&g, &mut s, Action::Add(m));
+    let ev = apply(&g, &mut s, Action::Done);
+    assert_eq!(dice_of(&ev), vec![(1, 5)], "2 strength - 1");
+}
+
+#[test]
+fn rule_12_1_the_reinforcement_schedule() {
+    let g = game();
+    let s = g.new_game("standard", &Options::new(), 2).unwrap();
+    let count = |side: u8, kind: Kind, at: u8, t: u8| {
+        s.units
+            .iter()
+            .filter(|u| u.side == side && u.kind == kind && u.at == at && u.arrive == t)
+            .count()
+    };
+    let z2 = g.zone_region(2);
+    assert_eq!(count(BRITISH, Kind::Regular, z2, 0), 10);
+    assert_eq!(count(BRITISH, Kind::Cannon, z2, 0), 2);
+    assert_eq!(count(BRITISH, Kind::Leader, z2, 0), 2, "Gage and Pigot");
+    assert_eq!(count(PATRIOT, Kind::Militia, MUSTER, 0), 3);
+    assert_eq!(
+        count(PATRIOT, Kind::Leader, MUSTER, 0),
+        2,
+        "Stark and Nixon"
+    );
+    let pm: Vec<usize> = (2..=5)
+        .map(|t| count(PATRIOT, Kind::Militia, PENDING, t))
+        .collect();
+    assert_eq!(pm, vec![3, 3, 3, 4]);
+    assert_eq!(
+        count(PATRIOT, Kind::Leader, PENDING, 5),
+        2,
+        "Reed, Woodbridge"
+    );
+    assert_eq!(count(BRITISH, Kind::Regular, PENDING, 3), 5);
+    assert_eq!(count(BRITISH, Kind::Marine, PENDING, 3), 2);
+    assert_eq!(
+        count(BRITISH, Kind::Leader, PENDING, 3),
+        2,
+        "Howe, Abercrombie"
+    );
+    assert_eq!(count(BRITISH, Kind::Regular, PENDING, 6), 4);
+    assert_eq!(count(BRITISH, Kind::Marine, PENDING, 6), 2);
+    assert_eq!(count(BRITISH, Kind::Leader, PENDING, 6), 1, "Clinton");
+    // Patriot reinforcements enter the Muster Box at the start of their turn.
+    let mut t = s.clone();
+    t.turn = 2;
+    t.phase = Phase::Main;
+    let mut ev = Vec::new();
+    g.begin_turn(&mut t, &mut ev);
+    let arrived = t
+        .units
+        .iter()
+        .filter(|u| u.kind == Kind::Militia && u.arrive == 2 && u.at == MUSTER)
+        .count();
+    assert_eq!(arrived, 3);
+}
+
+#[test]
+fn rule_10_0_more_victory_points_win_even_when_demoralized() {
+    let g = game();
+    let mut s = empty(&g);
+    s.demoralized = [false, true];
+    let x = put(&g, &mut s, PATRIOT, Kind::Minuteman, "redoubt");
+    s.units[x as usize].at = REMOVED;
+    put(&g, &mut s, PATRIOT, Kind::Minuteman, "bunker-c");
+    let vp = g.vp_halves(&s);
+    assert!(vp[1] > vp[0]);
+    let mut ev = Vec::new();
+    g.end_game(&mut s, 0, &mut ev);
+    assert_eq!(s.ended.unwrap().winner, BRITISH);
+}
