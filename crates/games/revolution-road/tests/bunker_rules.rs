@@ -2421,3 +2421,191 @@ fn rule_10_0_more_victory_points_win_even_when_demoralized() {
     g.end_game(&mut s, 0, &mut ev);
     assert_eq!(s.ended.unwrap().winner, BRITISH);
 }
+
+#[test]
+fn rule_7_1_a_retreat_goes_one_region_further_only_when_stacking_forces_it() {
+    let g = game();
+    let setup = |fill: bool| {
+        let mut s = empty(&g);
+        s.mover = BRITISH;
+        let regs: Vec<u8> = (0..2)
+            .map(|_| put(&g, &mut s, BRITISH, Kind::Regular, "pastures"))
+            .collect();
+        let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+        if fill {
+            // The rear regions of breeds-slope-n against an assault from the pastures.
+            for at in ["works-s", "redoubt", "rail-fence"] {
+                for _ in 0..3 {
+                    militia(&g, &mut s, at, 1);
+                }
+            }
+        }
+        act(
+            &g,
+            &mut s,
+            Action::Assault {
+                from: r(&g, "pastures"),
+                to: r(&g, "breeds-slope-n"),
+            },
+        );
+        for u in &regs {
+            act(&g, &mut s, Action::Add(*u));
+        }
+        act(&g, &mut s, Action::Done);
+        act(&g, &mut s, Action::Add(m));
+        act(&g, &mut s, Action::Done);
+        let dests: Vec<u8> = legal(&g, &s)
+            .iter()
+            .filter_map(|a| match a {
+                Action::Dest(x) => Some(*x),
+                _ => None,
+            })
+            .collect();
+        dests
+    };
+    let slope = r(&g, "breeds-slope-n");
+    let near = setup(false);
+    assert!(!near.is_empty());
+    for d in &near {
+        assert!(g.data.map.adjacent(slope, *d), "a rear region next door");
+    }
+    let far = setup(true);
+    assert!(!far.is_empty(), "somewhere one region further");
+    let pastures = r(&g, "pastures");
+    for d in &far {
+        assert!(
+            !g.data.map.adjacent(slope, *d) && *d != slope,
+            "{} is not beyond the full rear regions",
+            g.region_id(*d)
+        );
+        assert!(
+            *d == MUSTER || g.dist(pastures, *d) >= 2,
+            "{} is back next to the attackers' region",
+            g.region_id(*d)
+        );
+    }
+}
+
+#[test]
+fn rule_6_2_the_winner_stays_in_the_region() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let a = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n");
+    s.units[m as usize].flags |= BROKEN;
+    let slope = r(&g, "breeds-slope-n");
+    act(
+        &g,
+        &mut s,
+        Action::Assault {
+            from: r(&g, "pastures"),
+            to: slope,
+        },
+    );
+    act(&g, &mut s, Action::Add(a));
+    act(&g, &mut s, Action::Done);
+    act(&g, &mut s, Action::Done); // no withdrawal
+    act(&g, &mut s, Action::Fire(0));
+    take_hits(&g, &mut s);
+    act(&g, &mut s, Action::Done); // the attacker stays
+    assert_eq!(g.to_act(&s), Some(PATRIOT));
+    act(&g, &mut s, Action::Add(m));
+    act(&g, &mut s, Action::Done);
+    let dest = legal(&g, &s)[0];
+    let ev = apply(&g, &mut s, dest);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::AssaultEnds { attacker_won: true }))
+    );
+    assert_eq!(s.units[a as usize].at, slope, "the winner holds the region");
+    assert!(s.units[a as usize].has(MOVED) && s.units[a as usize].has(FIRED));
+    assert_ne!(s.units[m as usize].at, slope);
+}
+
+#[test]
+fn rule_6_4_hot_shot_sets_a_town_region_ablaze_on_four_to_six_once_a_turn() {
+    let g = game();
+    let t7 = r(&g, "town-7");
+    let mut seen = [false; 2];
+    for seed in 0..30u64 {
+        let mut s = empty(&g);
+        s.dice = muster_core::Dice::from_seed(seed);
+        s.mover = BRITISH;
+        act(&g, &mut s, Action::Bombard);
+        let first = legal(&g, &s)
+            .into_iter()
+            .find(|a| matches!(a, Action::HotShot(_)))
+            .expect("a town region to set ablaze");
+        let Action::HotShot(x) = first else {
+            unreachable!()
+        };
+        let ev = apply(&g, &mut s, first);
+        assert!(dice_of(&ev).is_empty(), "one die, no dice pool");
+        let lit = ev.iter().find_map(|e| match e {
+            Event::Ablaze { region, die } if *region == x => Some((true, *die)),
+            Event::NoFire { region, die } if *region == x => Some((false, *die)),
+            _ => None,
+        });
+        let (lit, die) = lit.expect("the Hot Shot die");
+        assert_eq!(lit, die >= 4);
+        assert_eq!(s.ablaze >> x & 1 == 1, lit);
+        seen[lit as usize] = true;
+        if lit {
+            assert!(
+                !has(&legal(&g, &s), |a| matches!(a, Action::HotShot(_))),
+                "one Ablaze marker a turn from Bombard"
+            );
+        }
+    }
+    assert_eq!(seen, [true, true]);
+    let _ = t7;
+}
+
+#[test]
+fn rule_5_3_the_british_choose_where_a_fire_spreads() {
+    let g = game();
+    let t5 = r(&g, "town-5");
+    let open = g.data.map.regions[t5 as usize].adj & g.data.map.town;
+    for seed in 0..30u64 {
+        let mut s = empty(&g);
+        s.dice = muster_core::Dice::from_seed(seed);
+        s.ablaze = 1 << t5;
+        let mut ev = Vec::new();
+        g.end_turn(&mut s, &mut ev);
+        if !matches!(s.tasks.first(), Some(Task::Spread { .. })) {
+            continue;
+        }
+        assert_eq!(g.to_act(&s), Some(BRITISH));
+        let l = legal(&g, &s);
+        let offered = l
+            .iter()
+            .filter_map(|a| match a {
+                Action::Spread(x) => Some(1u64 << x),
+                _ => None,
+            })
+            .fold(0, |m, b| m | b);
+        assert_eq!(offered, open, "any unburnt neighbouring town region");
+        act(&g, &mut s, l[l.len() - 1]);
+        assert_eq!(s.ablaze.count_ones(), 2);
+        return;
+    }
+    panic!("no seed spread the fire");
+}
+
+#[test]
+fn rule_10_0_the_vp_aid_pays_for_broken_destroyed_wounded_and_killed() {
+    let g = game();
+    let mut s = empty(&g);
+    let u = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    let l = put(&g, &mut s, BRITISH, Kind::Leader, "pastures");
+    let base = g.vp_halves(&s)[0];
+    s.units[u as usize].flags |= BROKEN;
+    assert_eq!(g.vp_halves(&s)[0], base + 1, "half a point while broken");
+    s.units[u as usize].at = REMOVED;
+    assert_eq!(g.vp_halves(&s)[0], base + 2, "one point destroyed");
+    s.units[l as usize].flags |= BROKEN;
+    assert_eq!(g.vp_halves(&s)[0], base + 3, "half a point while wounded");
+    s.units[l as usize].at = REMOVED;
+    assert_eq!(g.vp_halves(&s)[0], base + 6, "two points killed");
+}

@@ -634,10 +634,12 @@ impl Bunker {
         if ok != 0 {
             return ok;
         }
+        // One region further, still away from the assault (7.1): never back next to the
+        // region the attack came from.
         let mut beyond = 0u64;
         for r in bits64(rear) {
             for n in bits64(self.adj(r)) {
-                if open(n) && self.room(s, u, n) {
+                if open(n) && far(n) && self.room(s, u, n) {
                     beyond |= 1 << n;
                 }
             }
