@@ -600,3 +600,122 @@ fn rule_faq_cannon_of_one_region_fire_at_one_target() {
         "both cannon of the region fired at the same target"
     );
 }
+
+// ----- issue 19 review -----
+
+#[test]
+fn rule_12_2_each_patriot_leader_spares_one_militia_the_neck_check() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mode = Mode::SolitairePatriot;
+    s.fleet = 2;
+    put(&g, &mut s, PATRIOT, Kind::Leader, "muster");
+    let a = militia(&g, &mut s, "muster", 1);
+    let b = militia(&g, &mut s, "muster", 1);
+    act(&g, &mut s, Action::Move(MUSTER));
+    let neck = r(&g, "neck");
+    let side = g.to_act(&s).unwrap();
+    let ev = g
+        .apply(&mut s, side, Action::Go { unit: a, to: neck })
+        .unwrap();
+    assert!(!ev.iter().any(|e| matches!(e, Event::Courage { .. })));
+    assert_eq!(s.units[a as usize].at, neck);
+    let ev = g
+        .apply(&mut s, side, Action::Go { unit: b, to: neck })
+        .unwrap();
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Courage { .. })),
+        "one leader spares one unit"
+    );
+}
+
+#[test]
+fn rule_12_2_british_leaders_landing_are_not_sniped() {
+    let g = game();
+    let dock = r(&g, "town-dock");
+    for (mode, moved, snipe) in [
+        (Mode::SolitairePatriot, true, false),
+        (Mode::SolitairePatriot, false, true),
+        (Mode::Standard, true, true),
+    ] {
+        let mut s = empty(&g);
+        s.mode = mode;
+        let l = put(&g, &mut s, BRITISH, Kind::Leader, "town-dock");
+        if moved {
+            s.units[l as usize].flags |= MOVED;
+        }
+        assert!(g.is_staging(dock));
+        assert_eq!(
+            legal(&g, &s).contains(&Action::Snipe(dock)),
+            snipe,
+            "{mode:?}, moved {moved}"
+        );
+    }
+}
+
+#[test]
+fn rule_12_3_charlestown_objective_two_of_three_units_fire_in_town() {
+    let g = game();
+    let dice = |objective: u8, mode: Mode| {
+        let mut s = empty(&g);
+        s.mode = mode;
+        s.solo.objective = objective;
+        let us: Vec<u8> = (0..3)
+            .map(|_| put(&g, &mut s, PATRIOT, Kind::Minuteman, "town-3"))
+            .collect();
+        put(&g, &mut s, BRITISH, Kind::Regular, "breeds-slope-w");
+        act(
+            &g,
+            &mut s,
+            Action::Volley {
+                from: r(&g, "town-3"),
+                to: r(&g, "breeds-slope-w"),
+            },
+        );
+        for u in &us {
+            act(&g, &mut s, Action::Add(*u));
+        }
+        let side = g.to_act(&s).unwrap();
+        let ev = g.apply(&mut s, side, Action::Done).unwrap();
+        ev.iter()
+            .find_map(|e| match e {
+                Event::Roll { dice, .. } => Some(*dice),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(dice(1, Mode::SolitairePatriot), 2);
+    assert_eq!(dice(3, Mode::SolitairePatriot), 3, "other objectives");
+    assert_eq!(dice(0, Mode::Standard), 3);
+}
+
+#[test]
+fn rule_12_2_the_patriot_loses_a_point_when_the_ammunition_runs_out() {
+    let g = game();
+    let mut s = g.new_game("solitaire-british", &Options::new(), 1).unwrap();
+    act(&g, &mut s, Action::Objective(3));
+    let base = g.vp_halves(&s)[0];
+    s.ammo = 0;
+    s.ammo_out = true;
+    assert_eq!(g.vp_halves(&s)[0], base - 2);
+}
+
+#[test]
+fn rule_12_2_at_most_three_british_units_rally_at_a_time_in_a_staging_area() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mode = Mode::SolitaireBritish;
+    s.mover = BRITISH;
+    for _ in 0..5 {
+        let u = put(&g, &mut s, BRITISH, Kind::Regular, "point-n");
+        s.units[u as usize].flags |= BROKEN;
+    }
+    act(&g, &mut s, Action::Rally(r(&g, "point-n")));
+    let side = g.to_act(&s).unwrap();
+    let ev = g.apply(&mut s, side, Action::Done).unwrap();
+    let tries = ev
+        .iter()
+        .filter(|e| matches!(e, Event::Rallied { .. }))
+        .count();
+    assert_eq!(tries, 3, "three roll, the other two wait");
+}
