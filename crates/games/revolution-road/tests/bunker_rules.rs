@@ -2609,3 +2609,57 @@ fn rule_10_0_the_vp_aid_pays_for_broken_destroyed_wounded_and_killed() {
     s.units[l as usize].at = REMOVED;
     assert_eq!(g.vp_halves(&s)[0], base + 6, "two points killed");
 }
+
+#[test]
+fn rule_4_1_broken_units_without_a_leader_reorganize_only_toward_the_rear() {
+    // 4.1: a broken unit moving without a leader goes only toward the Neck (the British:
+    // toward their staging area). A Reorganize the Line shift is a move (ruling B61).
+    let g = game();
+    let pair = |x: u8, y: u8| Action::Reorg {
+        a: x.min(y),
+        b: x.max(y),
+    };
+    let (neck, slope, top) = (r(&g, "neck"), r(&g, "bunker-slope-n"), r(&g, "bunker-c"));
+    let mut s = empty(&g);
+    let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "bunker-slope-n");
+    s.units[m as usize].flags |= BROKEN;
+    let l = legal(&g, &s);
+    assert!(l.contains(&pair(neck, slope)));
+    assert!(!l.contains(&pair(slope, top)), "not away from the Neck");
+    // With a healthy leader in its region it goes either way, even once the leader shifted.
+    let ldr = put(&g, &mut s, PATRIOT, Kind::Leader, "bunker-slope-n");
+    assert!(legal(&g, &s).contains(&pair(slope, top)));
+    act(&g, &mut s, pair(slope, top));
+    act(&g, &mut s, Action::Add(ldr));
+    act(&g, &mut s, Action::Add(m));
+    act(&g, &mut s, Action::Done);
+    assert_eq!(s.units[m as usize].at, top);
+    // A wounded leader is no help.
+    let mut t = empty(&g);
+    let m = put(&g, &mut t, PATRIOT, Kind::Minuteman, "bunker-slope-n");
+    t.units[m as usize].flags |= BROKEN;
+    let w = put(&g, &mut t, PATRIOT, Kind::Leader, "bunker-slope-n");
+    t.units[w as usize].flags |= BROKEN;
+    act(&g, &mut t, pair(slope, top));
+    assert!(!legal(&g, &t).contains(&Action::Add(m)));
+    // The British: only toward a staging area.
+    let mut u = empty(&g);
+    u.mover = BRITISH;
+    let b = put(&g, &mut u, BRITISH, Kind::Regular, "breeds-s");
+    u.units[b as usize].flags |= BROKEN;
+    let from = r(&g, "breeds-s");
+    let here = g.data.map.staging_dist[from as usize];
+    let mut offered = 0;
+    for a in legal(&g, &u) {
+        if let Action::Reorg { a: x, b: y } = a {
+            let other = if x == from { y } else { x };
+            assert!(
+                g.data.map.staging_dist[other as usize] < here,
+                "{} is not toward a staging area",
+                g.region_id(other)
+            );
+            offered += 1;
+        }
+    }
+    assert!(offered > 0);
+}

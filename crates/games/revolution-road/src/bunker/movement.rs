@@ -233,12 +233,39 @@ impl Bunker {
 
     // ----- 6.8 Reorganize the Line -----
 
+    /// How far `r` is from where a side's broken units fall back to (4.1): the Muster Box
+    /// for the Patriot, the nearest staging area for the British.
+    fn rear_dist(&self, side: u8, r: u8) -> u8 {
+        if side == PATRIOT {
+            self.muster_dist(r)
+        } else if r < MUSTER {
+            self.data.map.staging_dist[r as usize]
+        } else {
+            255
+        }
+    }
+
     /// 9.2 (ruling B60): a demoralized Patriot's militia may shift in a reorganization only
-    /// to the region nearer the Muster Box.
+    /// to the region nearer the Muster Box; 4.1 (ruling B61): so may a broken unit that had
+    /// no healthy leader of its side in its region when the action began (toward the Neck,
+    /// or toward a staging area for the British).
     fn reorg_shift_ok(&self, s: &State, u: u8, to: u8) -> bool {
         let x = &s.units[u as usize];
-        !(x.side == PATRIOT && x.kind == Kind::Militia && s.demoralized[PATRIOT as usize])
-            || self.muster_dist(to) < self.muster_dist(x.at)
+        let demoralized =
+            x.side == PATRIOT && x.kind == Kind::Militia && s.demoralized[PATRIOT as usize];
+        let broken = x.broken() && x.kind.military() && x.kind != Kind::Cannon && {
+            // Leaders that began the action in the unit's region: those still there, and
+            // those already shifted to the other region.
+            let led = s.units.iter().enumerate().any(|(i, l)| {
+                l.kind == Kind::Leader
+                    && l.side == x.side
+                    && !l.broken()
+                    && ((l.at == x.at && s.sel >> i & 1 == 0)
+                        || (l.at == to && s.sel >> i & 1 == 1))
+            });
+            !led
+        };
+        !(demoralized || broken) || self.rear_dist(x.side, to) < self.rear_dist(x.side, x.at)
     }
 
     fn reorg_feasible(&self, s: &State, a: u8, b: u8, c: [[u8; 2]; 2]) -> bool {
@@ -263,6 +290,12 @@ impl Bunker {
         };
         let mut enemy = 0u64;
         let mut mil = 0u64;
+        let mut led = 0u64;
+        for x in s.units.iter() {
+            if x.side == side && x.kind == Kind::Leader && !x.broken() && x.at < MUSTER {
+                led |= 1 << x.at;
+            }
+        }
         for x in s.units.iter() {
             if x.at > MUSTER {
                 continue;
@@ -280,7 +313,10 @@ impl Bunker {
                 if x.kind.military() {
                     m.free[x.at as usize] += 1;
                     m.free_mil |= 1 << x.at;
-                    if x.kind == Kind::Militia && side == PATRIOT && s.demoralized[0] {
+                    let demoralized =
+                        x.kind == Kind::Militia && side == PATRIOT && s.demoralized[0];
+                    let broken = x.broken() && x.kind != Kind::Cannon && led >> x.at & 1 == 0;
+                    if demoralized || broken {
                         m.homeward[x.at as usize] += 1;
                         m.restricted |= 1 << x.at;
                     }
@@ -307,10 +343,11 @@ impl Bunker {
     /// 6.8: may the side reorganize the regions `a` < `b` (adjacent, both open)? Some
     /// shift must leave both within their stacking limit, or a free leader may shift alone.
     fn reorg_pair_ok(&self, side: u8, m: &ReorgMasks, a: u8, bb: u8) -> bool {
-        // Free units that may shift to the partner: demoralized militia only toward the Muster Box (9.2).
+        // Free units that may shift to the partner: demoralized militia (9.2) and broken
+        // units without a leader (4.1) only toward the rear.
         let free = |x: u8, y: u8| {
             let mut f = m.free[x as usize];
-            if self.muster_dist(y) >= self.muster_dist(x) {
+            if self.rear_dist(side, y) >= self.rear_dist(side, x) {
                 f -= m.homeward[x as usize];
             }
             f
@@ -687,10 +724,11 @@ struct ReorgMasks {
     n: [u8; 64],
     /// Military units of the side free to shift.
     free: [u8; 64],
-    /// Regions holding a free demoralized militia unit (9.2): their pairs are worked out one
-    /// by one.
+    /// Regions holding a free unit counted in `homeward`: their pairs are worked out one by
+    /// one.
     restricted: u64,
-    /// Of `free`, the demoralized militia, who may shift only toward the Muster Box (9.2).
+    /// Of `free`, the units that may shift only toward the rear: demoralized militia (9.2),
+    /// broken units with no healthy leader of the side in the region (4.1).
     homeward: [u8; 64],
 }
 
