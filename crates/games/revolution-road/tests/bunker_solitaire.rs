@@ -719,3 +719,125 @@ fn rule_12_2_at_most_three_british_units_rally_at_a_time_in_a_staging_area() {
         .count();
     assert_eq!(tries, 3, "three roll, the other two wait");
 }
+
+#[test]
+fn rule_12_2_gage_pigot_and_the_two_cannon_go_to_separate_landing_zones() {
+    let g = game();
+    let mut s = g.new_game("solitaire-british", &Options::new(), 1).unwrap();
+    act(&g, &mut s, Action::Objective(2));
+    for kind in [Kind::Leader, Kind::Cannon] {
+        let at: Vec<u8> = s
+            .units
+            .iter()
+            .filter(|u| u.side == BRITISH && u.kind == kind && g.is_zone(u.at))
+            .map(|u| u.at)
+            .collect();
+        assert_eq!(at.len(), 2, "{kind:?}");
+        assert_ne!(at[0], at[1], "{kind:?} in separate zones");
+        assert!(at.contains(&g.zone_region(2)) && at.contains(&g.zone_region(3)));
+    }
+    assert!(
+        s.units
+            .iter()
+            .any(|u| u.kind == Kind::Battery && u.at == COPPS)
+    );
+}
+
+#[test]
+fn rule_12_3_the_charlestown_objective_leaves_out_the_artillery_and_lands_at_five_and_six() {
+    let g = game();
+    let mut s = g.new_game("solitaire-british", &Options::new(), 1).unwrap();
+    act(&g, &mut s, Action::Objective(1));
+    assert_eq!(s.last_turn, 5);
+    assert!(
+        !s.units
+            .iter()
+            .any(|u| u.side == BRITISH && u.kind == Kind::Cannon && u.on_map()),
+        "no field cannon"
+    );
+    assert_eq!((zone_count(&s, &g, 5), zone_count(&s, &g, 6)), (8, 8));
+}
+
+#[test]
+fn rule_12_3_a_leader_alone_does_not_capture_a_region() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mode = Mode::SolitaireBritish;
+    s.solo.objective = 2;
+    let l = put(&g, &mut s, BRITISH, Kind::Leader, "works-n");
+    assert_eq!(g.captured(&s, 1), 0, "a leader cannot hold a region");
+    let u = put(&g, &mut s, BRITISH, Kind::Regular, "works-n");
+    assert_eq!(g.captured(&s, 1), 1);
+    s.units[u as usize].flags |= BROKEN;
+    assert_eq!(g.captured(&s, 1), 0, "nor can a broken unit");
+    let _ = l;
+}
+
+#[test]
+fn rule_12_4_the_british_bot_cannot_upgrade_its_objective() {
+    let g = game();
+    for (mode, offered) in [
+        (Mode::SolitaireBritish, true),
+        (Mode::SolitairePatriot, false),
+    ] {
+        let mut s = empty(&g);
+        s.mode = mode;
+        s.solo.objective = 3;
+        s.turn = 2;
+        s.mover = BRITISH;
+        let l = legal(&g, &s);
+        assert_eq!(
+            l.iter().any(|a| matches!(a, Action::Upgrade(_))),
+            offered,
+            "{mode:?}"
+        );
+    }
+}
+
+#[test]
+fn rule_12_4_the_patriot_scores_when_no_objective_region_is_captured() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mode = Mode::SolitairePatriot;
+    s.solo.objective = 3;
+    let none = g.vp_halves(&s)[0];
+    put(&g, &mut s, BRITISH, Kind::Regular, "redoubt");
+    assert_eq!(g.captured(&s, 2), 1, "the Redoubt is a Breed's Hill region");
+    assert_eq!(g.vp_halves(&s)[0], none - 2, "the Patriot's point is gone");
+}
+
+#[test]
+fn rule_4_3_british_cannon_without_ammunition_neither_volley_nor_roll_in_defence() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mover = BRITISH;
+    let reg = put(&g, &mut s, BRITISH, Kind::Regular, "pastures");
+    let gun = put(&g, &mut s, BRITISH, Kind::Cannon, "pastures");
+    let mm: Vec<u8> = (0..2)
+        .map(|_| put(&g, &mut s, PATRIOT, Kind::Minuteman, "breeds-slope-n"))
+        .collect();
+    let (pa, sl) = (r(&g, "pastures"), r(&g, "breeds-slope-n"));
+    let mut v = s.clone();
+    act(&g, &mut v, Action::Volley { from: pa, to: sl });
+    let l = legal(&g, &v);
+    assert!(l.contains(&Action::Add(reg)) && !l.contains(&Action::Add(gun)));
+    let defend = |arrived: bool| {
+        let mut t = s.clone();
+        t.mover = PATRIOT;
+        t.ammo_arrived = arrived;
+        act(&g, &mut t, Action::Assault { from: sl, to: pa });
+        for u in &mm {
+            act(&g, &mut t, Action::Add(*u));
+        }
+        let side = g.to_act(&t).unwrap();
+        let ev = g.apply(&mut t, side, Action::Done).unwrap();
+        ev.iter()
+            .find_map(|e| match e {
+                Event::Roll { dice, .. } => Some(*dice),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(defend(false), 2, "the Regular alone");
+    assert_eq!(defend(true), 4, "Regular and cannon");
+}
