@@ -1914,6 +1914,13 @@ fn rule_6_12_pass_spends_an_action() {
     act(&g, &mut s, Action::Pass);
     assert_eq!(s.actions, [2, 3]);
     assert_eq!(s.mover, BRITISH);
+    // 5.2: a player with no actions left only passes; the other spends the rest in a row.
+    let mut t = empty(&g);
+    t.actions = [3, 0];
+    act(&g, &mut t, Action::Pass);
+    assert_eq!((t.actions, t.mover), ([2, 0], PATRIOT));
+    act(&g, &mut t, Action::Pass);
+    assert_eq!((t.actions, t.mover), ([1, 0], PATRIOT));
 }
 
 #[test]
@@ -2662,4 +2669,27 @@ fn rule_4_1_broken_units_without_a_leader_reorganize_only_toward_the_rear() {
         }
     }
     assert!(offered > 0);
+}
+
+#[test]
+fn rule_12_1_the_ten_cards_and_the_militia_pool() {
+    let g = game();
+    let s = g.new_game("standard", &Options::new(), 4).unwrap();
+    let mut ids: Vec<u8> = s
+        .deck
+        .draw
+        .iter()
+        .chain(s.deck.discard.iter())
+        .copied()
+        .collect();
+    ids.sort();
+    assert_eq!(ids, vec![1, 6, 8, 10, 11, 12, 13, 14, 16, 17]);
+    assert_eq!(s.pool.0, [5, 11, 5], "five 0s, eleven 1s, five 2s");
+    assert!(
+        s.units
+            .iter()
+            .filter(|u| u.kind == Kind::Militia)
+            .all(|u| u.flags & HIDDEN != 0),
+        "every militia piece starts with an unknown strength"
+    );
 }

@@ -841,3 +841,44 @@ fn rule_4_3_british_cannon_without_ammunition_neither_volley_nor_roll_in_defence
     assert_eq!(defend(false), 2, "the Regular alone");
     assert_eq!(defend(true), 4, "Regular and cannon");
 }
+
+#[test]
+fn rule_12_2_the_british_lose_a_point_without_an_objective_region_unless_next_to_one() {
+    let g = game();
+    let mut s = empty(&g);
+    s.mode = Mode::SolitaireBritish;
+    s.solo.objective = 2;
+    let far = g.vp_halves(&s)[1];
+    let u = put(&g, &mut s, BRITISH, Kind::Regular, "rail-fence");
+    assert!(g.data.map.adjacent(r(&g, "rail-fence"), r(&g, "works-n")));
+    assert_eq!(
+        g.vp_halves(&s)[1],
+        far + 2,
+        "next to an objective region: no penalty"
+    );
+    s.units[u as usize].flags |= BROKEN;
+    let broken = g.vp_halves(&s)[1];
+    assert!(broken < far + 2, "a broken unit does not lift the penalty");
+}
+
+#[test]
+fn rule_12_3_charlestown_scores_one_point_achieved_and_one_per_region_beyond_six() {
+    let g = game();
+    let towns: Vec<u8> = (0..64u8)
+        .filter(|r| g.data.map.town >> r & 1 == 1)
+        .collect();
+    let objective = |n: usize| {
+        let mut s = empty(&g);
+        s.mode = Mode::SolitaireBritish;
+        s.solo.objective = 1;
+        s.ablaze = towns[..n].iter().fold(0, |m, r| m | 1 << r);
+        g.vp_items(&s)
+            .iter()
+            .filter(|i| i.side == BRITISH && i.cause.contains("Charlestown"))
+            .map(|i| i.halves)
+            .sum::<i16>()
+    };
+    assert_eq!(objective(5), 0, "five regions: not achieved");
+    assert_eq!(objective(6), 2);
+    assert_eq!(objective(8), 6, "1 + 2 beyond six");
+}
