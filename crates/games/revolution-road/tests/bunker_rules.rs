@@ -2693,3 +2693,32 @@ fn rule_12_1_the_ten_cards_and_the_militia_pool() {
         "every militia piece starts with an unknown strength"
     );
 }
+
+#[test]
+fn rule_9_1_a_panicked_unit_runs_further_only_when_stacking_forces_it() {
+    let g = game();
+    let mut s = empty(&g);
+    let m = militia(&g, &mut s, "works-s", 1);
+    s.units[m as usize].flags |= BROKEN | PANIC;
+    let start = g.muster_dist(r(&g, "works-s"));
+    assert!(start > 4);
+    let three = g.flee_options(&s, m, 3);
+    assert_ne!(three, 0);
+    for x in (0..64u8).filter(|x| three >> x & 1 == 1) {
+        assert_eq!(g.muster_dist(x), start - 3, "exactly three regions nearer");
+    }
+    // Fill every such region: the unit must run one region more.
+    let mut filled = 0;
+    for x in (0..64u8).filter(|x| three >> x & 1 == 1) {
+        for _ in 0..3 {
+            militia(&g, &mut s, g.region_id(x), 1);
+            filled += 1;
+        }
+    }
+    assert!(filled > 0);
+    let four = g.flee_options(&s, m, 3);
+    assert_ne!(four, 0, "somewhere one region further");
+    for x in (0..64u8).filter(|x| four >> x & 1 == 1) {
+        assert_eq!(g.muster_dist(x), start - 4, "one region further, no more");
+    }
+}

@@ -882,3 +882,71 @@ fn rule_12_3_charlestown_scores_one_point_achieved_and_one_per_region_beyond_six
     assert_eq!(objective(6), 2);
     assert_eq!(objective(8), 6, "1 + 2 beyond six");
 }
+
+#[test]
+fn rule_12_2_solitaire_rally_rolls_by_kind_and_wounded_leaders_need_four() {
+    let g = game();
+    let cases = [
+        (BRITISH, Kind::Marine, 3u8),
+        (BRITISH, Kind::Regular, 5),
+        (PATRIOT, Kind::Minuteman, 5),
+        (PATRIOT, Kind::Militia, 6),
+    ];
+    for (side, kind, need) in cases {
+        let mut below = false;
+        for seed in 0..40u64 {
+            let mut s = empty(&g);
+            s.mode = Mode::SolitaireBritish;
+            s.mover = side;
+            s.dice = muster_core::Dice::from_seed(seed);
+            let u = if kind == Kind::Militia {
+                militia(&g, &mut s, "bunker-c", 1)
+            } else {
+                put(&g, &mut s, side, kind, "bunker-c")
+            };
+            s.units[u as usize].flags |= BROKEN;
+            act(&g, &mut s, Action::Rally(r(&g, "bunker-c")));
+            let side_to_act = g.to_act(&s).unwrap();
+            let ev = g.apply(&mut s, side_to_act, Action::Done).unwrap();
+            let die = ev
+                .iter()
+                .find_map(|e| match e {
+                    Event::Rallied { die, .. } => Some(*die),
+                    _ => None,
+                })
+                .expect("the unit rolls");
+            assert_eq!(
+                !s.units[u as usize].broken(),
+                die >= need,
+                "{kind:?} on {die}"
+            );
+            below |= die < need && die >= need.saturating_sub(2);
+        }
+        assert!(below, "{kind:?}: a die just under the need was seen");
+    }
+    // A wounded leader rallies on 4-6.
+    let mut seen = [false; 2];
+    for seed in 0..40u64 {
+        let mut s = empty(&g);
+        s.mode = Mode::SolitaireBritish;
+        s.dice = muster_core::Dice::from_seed(seed);
+        let l = put(&g, &mut s, PATRIOT, Kind::Leader, "bunker-c");
+        s.units[l as usize].flags |= BROKEN;
+        let m = put(&g, &mut s, PATRIOT, Kind::Minuteman, "bunker-c");
+        s.units[m as usize].flags |= BROKEN;
+        act(&g, &mut s, Action::Rally(r(&g, "bunker-c")));
+        let side = g.to_act(&s).unwrap();
+        let ev = g.apply(&mut s, side, Action::Add(m)).unwrap();
+        let die = ev
+            .iter()
+            .find_map(|e| match e {
+                Event::Rallied { die, .. } => Some(*die),
+                _ => None,
+            })
+            .unwrap();
+        let rallied = !s.units[m as usize].broken();
+        assert_eq!(rallied, die >= 4, "wounded leader on {die}");
+        seen[rallied as usize] = true;
+    }
+    assert_eq!(seen, [true, true]);
+}
