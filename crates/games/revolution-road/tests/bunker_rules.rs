@@ -2157,6 +2157,27 @@ fn rule_6_5_three_regions_leaders_four_stopping_next_to_unbroken_enemy_units() {
     act(&g, &mut s, Action::Move(neck));
     assert_eq!(far(&s, m), 3);
     assert_eq!(far(&s, l), 4);
+    // Never through a region the unit would over-stack: with both neighbours of the Neck
+    // full, a Minuteman can only go back to the Muster Box; a leader passes.
+    let mut f = empty(&g);
+    for at in ["bunker-slope-n", "bunker-slope-w"] {
+        for _ in 0..3 {
+            militia(&g, &mut f, at, 1);
+        }
+    }
+    let m2 = put(&g, &mut f, PATRIOT, Kind::Minuteman, "neck");
+    let l2 = put(&g, &mut f, PATRIOT, Kind::Leader, "neck");
+    act(&g, &mut f, Action::Move(neck));
+    let fl = legal(&g, &f);
+    assert!(fl.contains(&Action::Go {
+        unit: m2,
+        to: MUSTER
+    }));
+    assert!(!has(
+        &fl,
+        |a| matches!(a, Action::Go { unit, to } if *unit == m2 && *to != MUSTER)
+    ));
+    assert_eq!(far(&f, l2), 4);
     // An unbroken Regular on Bunker's centre hilltop touches both regions next to the Neck.
     let dests = |kind: Kind, broken: bool| {
         let mut t = empty(&g);

@@ -950,3 +950,54 @@ fn rule_12_2_solitaire_rally_rolls_by_kind_and_wounded_leaders_need_four() {
     }
     assert_eq!(seen, [true, true]);
 }
+
+#[test]
+fn rule_12_4_the_rolled_objective_sets_the_turns_and_the_landing_zones() {
+    let g = game();
+    // By die: turns, then the two landing zones.
+    let table = [
+        (5u8, [5u8, 6]),
+        (6, [2, 3]),
+        (7, [3, 4]),
+        (7, [3, 4]),
+        (8, [1, 2]),
+        (9, [1, 2]),
+    ];
+    let mut seen = [false; 6];
+    for seed in 0..60u64 {
+        let mut s = g
+            .new_game("solitaire-patriot", &Options::new(), seed)
+            .unwrap();
+        let side = g.to_act(&s).unwrap();
+        let ev = g.apply(&mut s, side, Action::Focus(2)).unwrap();
+        let die = ev
+            .iter()
+            .find_map(|e| match e {
+                Event::Objective { die, .. } => Some(*die),
+                _ => None,
+            })
+            .expect("the objective is rolled");
+        let (turns, zones) = table[die as usize - 1];
+        assert_eq!(s.last_turn, turns, "die {die}");
+        assert_eq!(s.solo.zones, 1 << zones[0] | 1 << zones[1], "die {die}");
+        seen[die as usize - 1] = true;
+    }
+    assert_eq!(seen, [true; 6]);
+}
+
+#[test]
+fn rule_12_2_a_wounded_leader_scores_nothing() {
+    let g = game();
+    let mut s = g.new_game("solitaire-british", &Options::new(), 1).unwrap();
+    act(&g, &mut s, Action::Objective(3));
+    let base = g.vp_halves(&s)[1];
+    let l = s
+        .units
+        .iter()
+        .position(|u| u.side == PATRIOT && u.kind == Kind::Leader && u.on_map())
+        .unwrap();
+    s.units[l].flags |= BROKEN;
+    assert_eq!(g.vp_halves(&s)[1], base, "a wounded leader is worth 0");
+    s.units[l].at = REMOVED;
+    assert_eq!(g.vp_halves(&s)[1], base + 2, "a killed one 1");
+}
