@@ -337,3 +337,67 @@ async fn a_full_disk_loses_no_acknowledged_action_and_heals_without_a_restart() 
         now["actions"]
     );
 }
+
+/// Runs `muster serve` on `database` and expects it to stop by itself: its standard error.
+fn serve_refuses(database: &str) -> String {
+    let mut child = Command::new(BIN)
+        .args([
+            "serve",
+            "--addr",
+            &format!("127.0.0.1:{}", free_port()),
+            "--database",
+            database,
+            "--insecure-cookies",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start muster serve");
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(!status.success(), "muster serve exited 0 on {database}");
+            let mut err = String::new();
+            use std::io::Read;
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            return err;
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("muster serve started on {database}, which it should refuse");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn start_up_refuses_a_database_it_cannot_write_or_whose_schema_is_newer() {
+    let file = std::env::temp_dir().join(format!("muster-startup-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    let url = format!("sqlite://{}", file.display());
+    // Make the database once, with a server that starts and is stopped.
+    drop(Server::start(&url, free_port()).await);
+    // Read-only: refused at start, not at the first move.
+    let err = serve_refuses(&format!("{url}?mode=ro"));
+    assert!(
+        err.contains("readonly") || err.contains("cannot be written"),
+        "{err}"
+    );
+    // A schema from a newer muster: refused, with what to do.
+    {
+        use sqlx::Connection;
+        let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        sqlx::query("UPDATE schema_version SET version = 99")
+            .execute(&mut c)
+            .await
+            .unwrap();
+    }
+    let err = serve_refuses(&url);
+    assert!(err.contains("newer than this muster"), "{err}");
+    let _ = std::fs::remove_file(&file);
+}

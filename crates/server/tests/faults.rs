@@ -589,3 +589,47 @@ async fn finished_replays_are_computed_once_and_expensive_reads_are_limited() {
     }
     assert!(limited);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_websocket_is_closed_and_a_listening_one_is_kept() {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let limits = Limits {
+        socket_idle: Duration::from_secs(3),
+        ..Limits::default()
+    };
+    let (addr, _) = server_with(&databases().await[0], limits).await;
+    let alice = Client::signup(addr, "alice").await;
+    let id = alice
+        .game_vs_bot("freemans-farm", "american", "random")
+        .await;
+    let url = format!("ws://{addr}/api/games/{id}/ws");
+    // A client that reads (and so answers the server's pings) stays connected past the idle
+    // limit.
+    let (mut listening, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    // A client that reads nothing, so answers no ping.
+    let (mut silent, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(7) {
+        match tokio::time::timeout(Duration::from_millis(500), listening.next()).await {
+            Err(_) => {}
+            Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => {
+                panic!("a client that answers pings was disconnected")
+            }
+            Ok(Some(Ok(_))) => {}
+        }
+    }
+    // The silent one: what it finds now ends in the server's close.
+    let ended = tokio::time::timeout(Duration::from_secs(2), async {
+        while let Some(m) = silent.next().await {
+            match m {
+                Ok(Message::Close(_)) | Err(_) => return true,
+                Ok(_) => {}
+            }
+        }
+        true
+    })
+    .await
+    .unwrap_or(false);
+    assert!(ended, "a silent client was kept past the idle limit");
+}
