@@ -633,3 +633,51 @@ async fn a_silent_websocket_is_closed_and_a_listening_one_is_kept() {
     .unwrap_or(false);
     assert!(ended, "a silent client was kept past the idle limit");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_that_clashed_before_the_rule_are_reported_and_keep_working() {
+    let (url, _file) = sqlite_file("clash");
+    // A database from before names were unique without regard to case: `Alice` and `alice`.
+    {
+        let (addr, st) = server_with(&url, Limits::default()).await;
+        Client::signup(addr, "alice").await;
+        let mut tx = st.db.begin_write().await.unwrap();
+        sqlx::query("DROP INDEX users_name_key")
+            .execute(tx.conn())
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO users (id, name, name_key, pass_hash, created)
+             SELECT 'other', 'Alice', 'alice', pass_hash, created FROM users WHERE name = 'alice'",
+        )
+        .execute(tx.conn())
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+    }
+    // Start-up goes on and reports the clash.
+    let db = muster_server::db::open(&url, Default::default())
+        .await
+        .unwrap();
+    let clashes = muster_server::db::ensure_unique_names(&db).await.unwrap();
+    assert_eq!(
+        clashes,
+        vec![vec!["Alice".to_string(), "alice".to_string()]]
+    );
+    let (addr, _) = server_with(&url, Limits::default()).await;
+    // Both accounts log in under their own names; no third variant can be made.
+    for name in ["Alice", "alice"] {
+        let c = Client::new(addr).await;
+        let (status, v) = login(&c, name, "correct horse").await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["user"]["name"], name);
+    }
+    let c = Client::new(addr).await;
+    let (status, v) = c
+        .post(
+            "/api/signup",
+            json!({"name": "ALICE", "password": "correct horse"}),
+        )
+        .await;
+    assert_eq!((status, kind(&v)), (StatusCode::CONFLICT, "name_taken"));
+}
