@@ -63,14 +63,13 @@ struct SavedDice {
     word_pos: String,
 }
 
+/// What a position may give: either `seed`, or `key` and `word_pos`; never both forms.
 #[derive(Deserialize)]
-#[serde(untagged)]
-enum DiceInput {
-    Saved(SavedDice),
-    Seed {
-        #[allow(dead_code)]
-        seed: u64,
-    },
+#[serde(deny_unknown_fields)]
+struct DiceInput {
+    seed: Option<u64>,
+    key: Option<String>,
+    word_pos: Option<String>,
 }
 
 impl Serialize for Dice {
@@ -92,32 +91,49 @@ impl Serialize for Dice {
 impl<'de> Deserialize<'de> for Dice {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
-        match DiceInput::deserialize(d).map_err(|_| {
-            D::Error::custom(
-                "dice must be {\"seed\": N} or {\"key\": \"64 hex digits\", \"word_pos\": \"N\"}",
-            )
-        })? {
-            DiceInput::Seed { seed } => Ok(Dice::from_seed(seed)),
-            DiceInput::Saved(saved) => {
-                if saved.key.len() != 64 || !saved.key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        const FORMS: &str =
+            "dice must be {\"seed\": N} or {\"key\": \"64 hex digits\", \"word_pos\": \"N\"}";
+        let input =
+            DiceInput::deserialize(d).map_err(|e| D::Error::custom(format!("{FORMS}: {e}")))?;
+        match input {
+            DiceInput {
+                seed: Some(seed),
+                key: None,
+                word_pos: None,
+            } => Ok(Dice::from_seed(seed)),
+            DiceInput { seed: Some(_), .. } => Err(D::Error::custom(
+                "dice: give either \"seed\" or \"key\" and \"word_pos\", not both (which would win is not defined)",
+            )),
+            DiceInput {
+                seed: None,
+                key: Some(key),
+                word_pos: Some(word_pos),
+            } => {
+                if key.len() != 64 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
                     return Err(D::Error::custom("dice key must be 64 hexadecimal digits"));
                 }
-                let mut key = [0u8; 32];
-                for (i, byte) in key.iter_mut().enumerate() {
-                    *byte = u8::from_str_radix(&saved.key[2 * i..2 * i + 2], 16)
-                        .map_err(D::Error::custom)?;
+                let mut bytes = [0u8; 32];
+                for (i, byte) in bytes.iter_mut().enumerate() {
+                    *byte =
+                        u8::from_str_radix(&key[2 * i..2 * i + 2], 16).map_err(D::Error::custom)?;
                 }
-                let pos: u128 = saved
-                    .word_pos
+                if word_pos.is_empty() || !word_pos.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(D::Error::custom("dice word_pos must be a decimal number"));
+                }
+                let pos: u128 = word_pos
                     .parse()
-                    .map_err(|_| D::Error::custom("dice word_pos must be a decimal number"))?;
+                    .map_err(|_| D::Error::custom("dice word_pos is out of range"))?;
                 if pos >= 1u128 << 68 {
                     return Err(D::Error::custom("dice word_pos is out of range"));
                 }
-                let mut rng = ChaCha8Rng::from_seed(key);
+                let mut rng = ChaCha8Rng::from_seed(bytes);
                 rng.set_word_pos(pos);
                 Ok(Dice { rng })
             }
+            DiceInput { key: None, .. } => {
+                Err(D::Error::custom(format!("{FORMS}: key is missing")))
+            }
+            DiceInput { .. } => Err(D::Error::custom(format!("{FORMS}: word_pos is missing"))),
         }
     }
 }
@@ -186,9 +202,37 @@ mod tests {
             r#"{"key":"zz","word_pos":"0"}"#,
             r#"{"key":"00","word_pos":"0"}"#,
             r#"{"seed":"x"}"#,
+            r#"{"key":"00000000000000000000000000000000000000000000000000000000000000ff"}"#,
+            r#"{"word_pos":"0"}"#,
+            r#"{"key":"00000000000000000000000000000000000000000000000000000000000000ff","word_pos":"+1"}"#,
+            r#"{"seed":1,"other":2}"#,
+            r#"{}"#,
             r#"[]"#,
         ] {
             assert!(serde_json::from_str::<Dice>(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn dice_given_as_both_a_seed_and_a_key_are_refused() {
+        // Before issue 15 the seed silently won over the key.
+        let saved = serde_json::to_value(Dice::from_seed(3)).unwrap();
+        let mut both = saved.clone();
+        both["seed"] = serde_json::json!(5);
+        let err = serde_json::from_value::<Dice>(both)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not both"), "{err}");
+        let mut seed_and_pos = serde_json::json!({"seed": 5});
+        seed_and_pos["word_pos"] = saved["word_pos"].clone();
+        let err = serde_json::from_value::<Dice>(seed_and_pos)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not both"), "{err}");
+        // Each form alone still reads.
+        assert_eq!(
+            serde_json::from_value::<Dice>(saved).unwrap(),
+            Dice::from_seed(3)
+        );
     }
 }

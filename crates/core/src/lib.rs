@@ -20,6 +20,7 @@ pub mod knowledge;
 pub mod record;
 pub mod registry;
 pub mod session;
+pub mod testkit;
 
 pub use dice::Dice;
 pub use error::{Error, ErrorKind};

@@ -50,6 +50,11 @@ pub trait Match: Send {
     /// What `side` may see (`None`: a spectator).
     fn view(&self, side: Option<&str>) -> Result<Value, Error>;
     fn outcome(&self) -> Option<Outcome>;
+    /// The position; see [`Session::try_position`]: a state the game cannot write as JSON is
+    /// an internal error, never a null state.
+    fn try_position(&self) -> Result<Value, Error>;
+    /// [`Match::try_position`] as a plain value: on that error `{"error": message}`, which
+    /// has no `state` and which `load` refuses.
     fn position(&self) -> Value;
     fn record(&self) -> Record;
     /// The log as `side` may read it (`None`: a spectator).
@@ -166,6 +171,9 @@ impl<G: Game> Match for Session<G> {
     }
     fn outcome(&self) -> Option<Outcome> {
         self.game().outcome(self.state())
+    }
+    fn try_position(&self) -> Result<Value, Error> {
+        Session::try_position(self)
     }
     fn position(&self) -> Value {
         Session::position(self)

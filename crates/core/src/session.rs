@@ -10,6 +10,16 @@ use rand_core::SeedableRng;
 use serde_json::Value;
 use std::sync::Arc;
 
+/// A state as JSON, or an internal error saying that the game could not write it.
+fn state_json<S: serde::Serialize>(state: &S) -> Result<Value, Error> {
+    serde_json::to_value(state).map_err(|e| {
+        Error::new(
+            ErrorKind::BadData,
+            format!("internal error: the game state cannot be written as JSON (a bug in the game, not in the request): {e}"),
+        )
+    })
+}
+
 /// One step that may still be taken back.
 #[derive(Clone)]
 struct UndoStep<S> {
@@ -121,7 +131,7 @@ impl<G: Game> Session<G> {
             scenario: game.scenario_of(&state).to_string(),
             options: game.options_of(&state),
             seed: None,
-            start: Some(serde_json::to_value(&state).map_err(|e| bad(e.to_string()))?),
+            start: Some(state_json(&state)?),
             actions: Vec::new(),
         };
         Ok(Self {
@@ -284,14 +294,26 @@ impl<G: Game> Session<G> {
     }
 
     /// The position: the full state (dice included) in its documented JSON form.
-    pub fn position(&self) -> Value {
-        serde_json::json!({
+    ///
+    /// A state that cannot be written as JSON (a bug in the game's `Serialize`, such as a map
+    /// with keys that are not strings) is an error, never a position with a null state.
+    pub fn try_position(&self) -> Result<Value, Error> {
+        let state = state_json(&self.state)?;
+        Ok(serde_json::json!({
             "format": POSITION_FORMAT,
             "version": FORMAT_VERSION,
             "engine": ENGINE_VERSION,
             "game": self.game.info().id,
-            "state": serde_json::to_value(&self.state).unwrap_or(Value::Null),
-        })
+            "state": state,
+        }))
+    }
+
+    /// [`Session::try_position`] for callers that take a plain value: on the error (a bug in
+    /// the game) it gives `{"error": message}`, which has no `state` and which `load` refuses,
+    /// rather than a position that would claim the state is null.
+    pub fn position(&self) -> Value {
+        self.try_position()
+            .unwrap_or_else(|e| serde_json::json!({ "error": e.message }))
     }
 
     /// Resamples what `side` cannot know and reseeds the dice (see [`Game::determinize`]).

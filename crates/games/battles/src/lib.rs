@@ -15,6 +15,7 @@ mod board;
 mod board_json;
 mod combat;
 pub mod data;
+pub mod invariants;
 mod knowledge;
 mod leadership;
 pub mod map;

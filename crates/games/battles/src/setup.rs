@@ -2,7 +2,7 @@
 
 use crate::action::{Action, Event};
 use crate::board::{Board, next_to, side_of};
-use crate::data::{AMERICAN, BRITISH, SIDE_IDS, Scenario, Start};
+use crate::data::{AMERICAN, BRITISH, Scenario, Start};
 use crate::map::NO_HEX;
 use crate::sequence::{self, Actions};
 use crate::state::{Loc, Opts, PerSide, Phase, SideId, State, Unit};
@@ -156,140 +156,7 @@ pub fn apply_place(sc: &Scenario, s: &mut State, a: Action, ev: &mut Vec<Event>)
     }
 }
 
-/// Checks a state read from a position.
+/// Checks a state read from a position: the game's one set of invariants.
 pub fn validate(sc: &Scenario, s: &mut State) -> Result<(), String> {
-    if s.units.len() != sc.units.len() {
-        return Err(format!(
-            "units: {} has {} units in roster order; the position lists {}",
-            sc.id,
-            sc.units.len(),
-            s.units.len()
-        ));
-    }
-    let mut seen = [false; muster_core::hex::SLOTS];
-    for (i, (u, d)) in s.units.iter().zip(&sc.units).enumerate() {
-        if u.id != d.id {
-            return Err(format!(
-                "units[{i}]: expected {:?} (units are listed in roster order), found {:?}",
-                d.id.as_str(),
-                u.id.as_str()
-            ));
-        }
-        if let Loc::Map(h) = u.at {
-            if !sc.map.passable(h) {
-                return Err(format!(
-                    "units[{i}] ({}): {h} is not a hex a unit may stand in",
-                    d.id
-                ));
-            }
-            if std::mem::replace(&mut seen[h.slot()], true) {
-                return Err(format!(
-                    "units[{i}] ({}): another unit already stands at {h}",
-                    d.id
-                ));
-            }
-        }
-        if u.at == Loc::Exited && sc.exit.is_none_or(|(_, side, _)| side != d.side) {
-            return Err(format!(
-                "units[{i}] ({}): this unit cannot exit the map",
-                d.id
-            ));
-        }
-    }
-    if s.turn == 0 || s.turn > sc.turns {
-        return Err(format!("turn: must be 1 to {}, not {}", sc.turns, s.turn));
-    }
-    for (side, name) in SIDE_IDS.iter().enumerate() {
-        let side = side as u8;
-        if s.leadership.get(side) > sc.leadership[side as usize] {
-            return Err(format!(
-                "leadership.{name}: {} is more than the {} the side starts with",
-                s.leadership.get(side),
-                sc.leadership[side as usize]
-            ));
-        }
-        if s.artillery.get(side) > sc.artillery[side as usize] {
-            return Err(format!(
-                "artillery.{name}: {} is more than the {} the side starts with",
-                s.artillery.get(side),
-                sc.artillery[side as usize]
-            ));
-        }
-    }
-    validate_phase(sc, s)
-}
-
-fn validate_phase(sc: &Scenario, s: &State) -> Result<(), String> {
-    let n = s.units.len() as u8;
-    let active = s.active.0;
-    let on_map_of = |u: u8, side: u8, what: &str| -> Result<(), String> {
-        if u >= n {
-            return Err(format!("phase.{what}: there is no unit number {u}"));
-        }
-        if s.units[u as usize].hex().is_none() || side_of(sc, u) != side {
-            return Err(format!(
-                "phase.{what}: unit {u} ({}) must be on the map and on the {} side",
-                sc.units[u as usize].id, SIDE_IDS[side as usize]
-            ));
-        }
-        Ok(())
-    };
-    let check_battle = |b: &crate::state::Battle| -> Result<(), String> {
-        if b.target >= n || side_of(sc, b.target) == active {
-            return Err("phase.battle.target must be an enemy of the active side".into());
-        }
-        for &a in &b.attackers {
-            if a >= n || side_of(sc, a) != active {
-                return Err("phase.battle.attackers must be units of the active side".into());
-            }
-        }
-        Ok(())
-    };
-    match &s.phase {
-        Phase::Over => {
-            if s.ended.is_none() {
-                return Err("phase: \"over\" needs \"ended\"".into());
-            }
-        }
-        Phase::Setup { .. } | Phase::Reinforce => {
-            if next_to_place(sc, s).is_none() {
-                return Err("phase: nothing is waiting to be placed".into());
-            }
-        }
-        Phase::Rally => {
-            if !crate::leadership::can_rally(sc, s) {
-                return Err("phase: no rally is possible now".into());
-            }
-        }
-        Phase::Movement { selected, .. } => {
-            if let Some(u) = selected {
-                on_map_of(*u, active, "selected")?;
-            }
-        }
-        Phase::ArtilleryRetreat { unit } => on_map_of(*unit, active, "unit")?,
-        Phase::Declare {
-            target, attackers, ..
-        } => {
-            on_map_of(*target, 1 - active, "target")?;
-            for &a in attackers {
-                on_map_of(a, active, "attackers")?;
-            }
-        }
-        Phase::Support { battle } | Phase::Losses { battle, .. } | Phase::Advance { battle } => {
-            check_battle(battle)?
-        }
-        Phase::Retreat { battle, queue } => {
-            check_battle(battle)?;
-            for &u in queue {
-                if u >= n || s.units[u as usize].hex().is_none() {
-                    return Err("phase.queue: retreating units must be on the map".into());
-                }
-            }
-        }
-        Phase::ArtilleryFire | Phase::Attacks => {}
-    }
-    if s.ended.is_some() && s.phase != Phase::Over {
-        return Err("ended: a finished game must be in phase \"over\"".into());
-    }
-    Ok(())
+    crate::invariants::check(sc, s)
 }

@@ -206,6 +206,40 @@ pub enum Phase {
     Over,
 }
 
+/// The members each step of a phase may have besides `step` (`docs/protocol/battles.md`).
+fn phase_members(step: &str) -> Option<&'static [&'static str]> {
+    Some(match step {
+        "setup" => &["side"],
+        "rally" | "reinforce" | "artillery-fire" | "attacks" | "over" => &[],
+        "movement" => &["selected", "force_march"],
+        "artillery-retreat" => &["unit"],
+        "declare" => &["target", "attackers", "charge"],
+        "support" | "advance" => &["battle"],
+        "losses" => &["battle", "remaining"],
+        "retreat" => &["battle", "queue"],
+        _ => return None,
+    })
+}
+
+/// Reads a phase, refusing members its step does not have. (Serde's internally tagged enums
+/// ignore unknown members of the steps that have none, such as `{"step":"rally","x":1}`; the
+/// protocol promises that unknown members are refused everywhere in `state`.)
+fn strict_phase<'de, D: Deserializer<'de>>(d: D) -> Result<Phase, D::Error> {
+    use serde::de::Error;
+    let map = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+    if let Some(step) = map.get("step").and_then(|v| v.as_str())
+        && let Some(members) = phase_members(step)
+        && let Some(k) = map
+            .keys()
+            .find(|k| *k != "step" && !members.contains(&k.as_str()))
+    {
+        return Err(D::Error::custom(format!(
+            "unknown member {k:?} in step {step:?}; its members are {members:?}"
+        )));
+    }
+    Phase::deserialize(serde_json::Value::Object(map)).map_err(D::Error::custom)
+}
+
 /// Options of one game (see `GameInfo::options`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
@@ -243,6 +277,7 @@ pub struct State {
     pub options: Opts,
     pub turn: u8,
     pub active: SideId,
+    #[serde(deserialize_with = "strict_phase")]
     pub phase: Phase,
     pub leadership: PerSide,
     pub artillery: PerSide,

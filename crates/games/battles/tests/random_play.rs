@@ -15,6 +15,13 @@ const SCENARIOS: [&str; 2] = ["freemans-farm", "oriskany"];
 
 fn check_invariants(g: &Battles, s: &State) {
     let sc = g.scenario(s);
+    // The game's own checks, the ones `validate` runs on every loaded position.
+    if let Err(e) = muster_battles::invariants::check(sc, s) {
+        panic!(
+            "invariant broken: {e}\n{}",
+            serde_json::to_string(s).unwrap()
+        );
+    }
     assert_eq!(s.units.len(), sc.units.len(), "units are conserved");
     let mut seen = [false; SLOTS];
     for (u, d) in s.units.iter().zip(&sc.units) {
