@@ -102,7 +102,7 @@ impl<'de> Deserialize<'de> for Dice {
                 word_pos: None,
             } => Ok(Dice::from_seed(seed)),
             DiceInput { seed: Some(_), .. } => Err(D::Error::custom(
-                "dice: give either \"seed\" or \"key\" and \"word_pos\", not both (which would win is not defined)",
+                "give either \"seed\" or \"key\" and \"word_pos\", not both (which would win is not defined)",
             )),
             DiceInput {
                 seed: None,

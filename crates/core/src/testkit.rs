@@ -213,6 +213,29 @@ pub fn collect_samples(game: &dyn DynGame, cfg: &FuzzConfig) -> Vec<Sample> {
                 }
                 n += 1;
             }
+            // A record that starts from a position (`start`): load the middle of this game and
+            // play a few decisions on.
+            if let Some(mid) = out.last().map(|s: &Sample| s.position.clone())
+                && let Ok(mut loaded) = game.load(&mid)
+            {
+                for _ in 0..4 {
+                    let legal = loaded.legal();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let a = legal[pick.below(legal.len() as u32) as usize]
+                        .action
+                        .clone();
+                    if loaded.act(None, &a).is_err() {
+                        break;
+                    }
+                }
+                out.push(Sample {
+                    origin: format!("{scenario} seed {seed} (game {g}) loaded at decision {n}"),
+                    position: loaded.position(),
+                    record: serde_json::to_value(loaded.record()).unwrap_or(Value::Null),
+                });
+            }
             // Always keep the end (or the last state reached).
             if kept >= cfg.samples_per_game {
                 out.push(Sample {
@@ -619,12 +642,28 @@ fn mutate(v: &mut Value, other: &Value, pool: &[String], max_len: usize, rng: &m
             matches!(p.first(), Some(Step::Key(k)) if k == "state" || k == "start" || k == "actions")
         })
         .collect();
-    let path = if !inner.is_empty() && rng.below(10) != 0 {
+    // The members right inside the state (its phase, units, counters, ...), for whole swaps.
+    let top: Vec<&Vec<Step>> = inner.iter().copied().filter(|p| p.len() == 2).collect();
+    let swap_top = !top.is_empty() && rng.below(8) == 0;
+    let path = if swap_top {
+        top[rng.below(top.len() as u32) as usize].clone()
+    } else if !inner.is_empty() && rng.below(10) != 0 {
         inner[rng.below(inner.len() as u32) as usize].clone()
     } else {
         paths[rng.below(paths.len() as u32) as usize].clone()
     };
     let at = path_text(&path);
+    // A whole member (a phase, say) swapped for the same member of another position.
+    if swap_top && let Some(theirs) = get(other, &path).cloned() {
+        if let Some(target) = get_mut(v, &path) {
+            *target = theirs;
+        }
+        return format!("{at} swapped with another sample's");
+    }
+    // Strings of this input itself, for swaps within the same position.
+    let mut own = BTreeSet::new();
+    strings(v, &mut own);
+    let own: Vec<String> = own.into_iter().collect();
     // The same member in another sample: a phase (or anything else) swapped between positions.
     let theirs = get(other, &path).cloned();
     let Some(target) = get_mut(v, &path) else {
@@ -684,7 +723,8 @@ fn mutate(v: &mut Value, other: &Value, pool: &[String], max_len: usize, rng: &m
         Value::String(s) => {
             let c = pick(rng, 5);
             let new = match c {
-                0 | 1 if !pool.is_empty() => pool[pick(rng, pool.len())].clone(),
+                0 if !own.is_empty() => own[pick(rng, own.len())].clone(),
+                1 if !pool.is_empty() => pool[pick(rng, pool.len())].clone(),
                 2 => String::new(),
                 3 => format!("{s}x"),
                 _ => s.to_uppercase(),

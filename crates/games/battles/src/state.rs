@@ -233,9 +233,11 @@ fn strict_phase<'de, D: Deserializer<'de>>(d: D) -> Result<Phase, D::Error> {
             .keys()
             .find(|k| *k != "step" && !members.contains(&k.as_str()))
     {
-        return Err(D::Error::custom(format!(
-            "unknown member {k:?} in step {step:?}; its members are {members:?}"
-        )));
+        return Err(D::Error::custom(if members.is_empty() {
+            format!("unknown member {k:?} in step {step:?}, which has no other members")
+        } else {
+            format!("unknown member {k:?} in step {step:?}; its other members are {members:?}")
+        }));
     }
     Phase::deserialize(serde_json::Value::Object(map)).map_err(D::Error::custom)
 }

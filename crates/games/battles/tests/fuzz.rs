@@ -15,6 +15,6 @@ use std::sync::Arc;
 #[test]
 fn mutated_positions_and_records_are_refused_or_sound() {
     let game = Entry(Arc::new(Battles::new().unwrap()));
-    let report = assert_fuzz(&game, &FuzzConfig::from_env(600));
+    let report = assert_fuzz(&game, &FuzzConfig::from_env(2000));
     assert_eq!(report.inputs, report.refused + report.accepted);
 }
