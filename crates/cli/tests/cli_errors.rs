@@ -1,6 +1,9 @@
 //! The `muster` command refuses what it cannot do with a clear message and a non-zero exit
-//! (issue 15): unknown data folders and files, a data file whose id does not match its name.
+//! (issue 15): unknown data folders and files, a data file whose id does not match its name,
+//! `--resume` with flags the record overrides, an unwritable `--save`, an unknown game for
+//! `bench`, `sim --games 0` and `sim --json --csv`.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -12,6 +15,24 @@ fn muster(args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("run muster")
+}
+
+fn muster_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run muster");
+    // The script is small: it fits in the pipe before the program reads it.
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write the script");
+    child.wait_with_output().expect("muster ends")
 }
 
 fn stderr(out: &Output) -> String {
@@ -202,4 +223,214 @@ fn check_data_refuses_a_battles_file_whose_scenario_id_was_changed() {
             "\"freemans-farm\"",
         ],
     );
+}
+
+// ---- muster play ---------------------------------------------------------------------------
+
+/// Plays the first decision of Oriskany (seed 3, storm all day) and saves the record.
+fn saved_record(dir: &Path) -> PathBuf {
+    let file = dir.join("game.json");
+    let out = muster_with_input(
+        &[
+            "play",
+            "battles",
+            "--scenario",
+            "oriskany",
+            "--seed",
+            "3",
+            "--option",
+            "storm=all-day",
+            "--vs",
+            "human",
+            "--save",
+            file.to_str().unwrap(),
+        ],
+        "1\nq\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record: serde_json::Value = serde_json::from_str(&read(&file)).unwrap();
+    assert_eq!(
+        record["actions"].as_array().map(Vec::len),
+        Some(1),
+        "{record}"
+    );
+    file
+}
+
+#[test]
+fn play_resume_refuses_flags_that_disagree_with_the_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = saved_record(dir.path());
+    let f = file.to_str().unwrap();
+    let resume = |extra: &[&str], game: &str| {
+        let mut args = vec!["play", game, "--resume", f, "--vs", "human"];
+        args.extend_from_slice(extra);
+        muster_with_input(&args, "q\n")
+    };
+    let cases: [(&[&str], &str, &[&str]); 5] = [
+        (
+            &["--scenario", "freemans-farm"],
+            "battles",
+            &["--scenario freemans-farm", "\"oriskany\""],
+        ),
+        (&["--seed", "4"], "battles", &["--seed 4", "seed is 3"]),
+        (
+            &["--option", "storm=turns-7-8"],
+            "battles",
+            &["--option storm=turns-7-8", "storm=all-day"],
+        ),
+        (
+            &["--option", "fog=thick"],
+            "battles",
+            &["fog", "storm=all-day"],
+        ),
+        (&[], "concord", &["\"battles\"", "\"concord\""]),
+    ];
+    for (extra, game, words) in cases {
+        let out = resume(extra, game);
+        let mut all = vec!["--resume", f];
+        all.extend_from_slice(words);
+        assert_refused(&out, 1, &all);
+        assert!(!stdout(&out).contains("to act"), "{}", stdout(&out));
+    }
+    // Flags that agree with the record are accepted, and the game goes on from it.
+    let out = resume(
+        &[
+            "--scenario",
+            "oriskany",
+            "--seed",
+            "3",
+            "--option",
+            "storm=all-day",
+        ],
+        "battles",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("to act"), "{}", stdout(&out));
+    let out = resume(&[], "battles");
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn play_save_to_a_path_that_cannot_be_written_is_refused_before_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("no-such-folder/game.json");
+    let out = muster_with_input(
+        &[
+            "play",
+            "battles",
+            "--scenario",
+            "oriskany",
+            "--vs",
+            "human",
+            "--save",
+            bad.to_str().unwrap(),
+        ],
+        "1\n1\nq\n",
+    );
+    assert_refused(&out, 1, &["--save", &bad.display().to_string()]);
+    assert!(
+        !stdout(&out).contains("to act"),
+        "no decision is asked for: {}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn play_save_writes_the_record_before_the_first_decision() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let out = muster_with_input(
+        &[
+            "play",
+            "battles",
+            "--scenario",
+            "oriskany",
+            "--save",
+            file.to_str().unwrap(),
+        ],
+        "q\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record: serde_json::Value = serde_json::from_str(&read(&file)).unwrap();
+    assert_eq!(record["scenario"], "oriskany");
+    assert_eq!(record["actions"].as_array().map(Vec::len), Some(0));
+}
+
+// ---- muster bench and sim ------------------------------------------------------------------
+
+#[test]
+fn bench_refuses_an_unknown_game() {
+    let out = muster(&["bench", "--game", "chess", "--games", "1"]);
+    assert_refused(
+        &out,
+        1,
+        &["chess", "battles", "concord", "bunker-hill", "supply-lines"],
+    );
+    assert_eq!(stdout(&out), "", "no table is printed");
+}
+
+#[test]
+fn bench_refuses_zero_games() {
+    let out = muster(&["bench", "--game", "battles", "--games", "0"]);
+    assert_refused(&out, 1, &["--games 0"]);
+    assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn sim_refuses_zero_games() {
+    let out = muster(&[
+        "sim",
+        "battles",
+        "--scenario",
+        "oriskany",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--games",
+        "0",
+    ]);
+    assert_refused(&out, 1, &["--games 0", "at least 1"]);
+    assert_eq!(stdout(&out), "", "no interval is printed");
+}
+
+#[test]
+fn sim_refuses_json_with_csv() {
+    let out = muster(&[
+        "sim",
+        "battles",
+        "--scenario",
+        "oriskany",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--games",
+        "1",
+        "--json",
+        "--csv",
+    ]);
+    assert_refused(&out, 2, &["--json", "--csv", "cannot be used with"]);
+    assert_eq!(stdout(&out), "");
+    // Each alone still works.
+    for flag in ["--json", "--csv"] {
+        let out = muster(&[
+            "sim",
+            "battles",
+            "--scenario",
+            "oriskany",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "1",
+            flag,
+        ]);
+        assert!(out.status.success(), "{flag}: {}", stderr(&out));
+        assert!(!stdout(&out).is_empty(), "{flag}");
+    }
+    let help = stdout(&muster(&["sim", "--help"]));
+    assert!(help.contains("not with --csv"), "{help}");
 }
