@@ -225,6 +225,36 @@ fn check_data_refuses_a_battles_file_whose_scenario_id_was_changed() {
     );
 }
 
+#[test]
+fn check_data_reports_a_duplicated_bunker_hill_region_as_listed_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("bunker-hill")).unwrap();
+    let text = read(&games_dir().join("revolution-road/data/bunker-hill/map.toml"));
+    // Copy the second region's block verbatim right after itself.
+    let blocks: Vec<&str> = text.split("[[region]]").collect();
+    assert!(
+        blocks[2].contains("id = \"bunker-slope-n\""),
+        "{}",
+        blocks[2]
+    );
+    let mut copy = blocks[..3].join("[[region]]");
+    copy.push_str("[[region]]");
+    copy.push_str(blocks[2]);
+    copy.push_str("[[region]]");
+    copy.push_str(&blocks[3..].join("[[region]]"));
+    std::fs::write(dir.path().join("bunker-hill/map.toml"), copy).unwrap();
+    let out = check_data(dir.path());
+    assert_refused(
+        &out,
+        2,
+        &[
+            &format!("{}/bunker-hill/map.toml", dir.path().display()),
+            "region \"bunker-slope-n\" is listed twice",
+        ],
+    );
+    assert!(!stderr(&out).contains("adjacent"), "{}", stderr(&out));
+}
+
 // ---- muster play ---------------------------------------------------------------------------
 
 /// Plays the first decision of Oriskany (seed 3, storm all day) and saves the record.
