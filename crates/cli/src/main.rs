@@ -23,8 +23,9 @@ macro_rules! say {
     about = "Rules engines for American Revolution board wargames"
 )]
 struct Cli {
-    /// Read scenario data from this folder where present (e.g. DIR/battles/oriskany.toml),
-    /// instead of the files built into the program.
+    /// Read data files from this folder where present, instead of the files built into the
+    /// program: DIR/<game id>/<file> (DIR/battles/, DIR/supply-lines/, DIR/concord/,
+    /// DIR/bunker-hill/; e.g. DIR/battles/oriskany.toml). Any other folder or file is an error.
     #[arg(long, global = true, value_name = "DIR")]
     data: Option<PathBuf>,
     #[command(subcommand)]
@@ -92,10 +93,10 @@ enum Command {
     Sim(SimArgs),
     /// Measure random play for every scenario: decisions per second and state size.
     Bench {
-        /// Random games per scenario.
+        /// Random games per scenario (at least 1).
         #[arg(long, default_value_t = 2000)]
         games: usize,
-        /// Only this game.
+        /// Only this game (a game id, see `muster games`).
         #[arg(long)]
         game: Option<String>,
         #[arg(long, default_value_t = 1)]
@@ -145,6 +146,7 @@ struct SimArgs {
     /// Bot B's level.
     #[arg(long, default_value = "random")]
     b: String,
+    /// Games to play (at least 1).
     #[arg(long, default_value_t = 100)]
     games: usize,
     /// Games played at once (default: all cores).
@@ -158,10 +160,10 @@ struct SimArgs {
     /// Bot A always plays this side (default: sides alternate game by game).
     #[arg(long = "a-side")]
     a_side: Option<String>,
-    /// Print the report as JSON.
-    #[arg(long)]
+    /// Print the report as JSON (not with --csv).
+    #[arg(long, conflicts_with = "csv")]
     json: bool,
-    /// Print one CSV row per game.
+    /// Print one CSV row per game instead of the report (not with --json).
     #[arg(long)]
     csv: bool,
     /// Write an SVG chart of the win rates here.
@@ -174,9 +176,9 @@ struct SimArgs {
 
 #[derive(clap::Args)]
 struct PlayArgs {
-    /// The game id (see `muster games`), e.g. battles.
+    /// The game id (see `muster games`), e.g. battles. With --resume, the record's game.
     game: String,
-    /// The scenario id, e.g. freemans-farm or oriskany.
+    /// The scenario id, e.g. freemans-farm or oriskany. With --resume, only the record's.
     #[arg(long)]
     scenario: Option<String>,
     /// Your side, e.g. american or british (default: the first side).
@@ -185,15 +187,17 @@ struct PlayArgs {
     /// Who plays the other side (default: random; in a solitaire scenario, the medium bot).
     #[arg(long, value_enum)]
     vs: Option<Opponent>,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// A game option, KEY=VALUE (repeatable).
+    /// The game's seed (default 1). With --resume, only the record's.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// A game option, KEY=VALUE (repeatable). With --resume, only the record's values.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
-    /// Continue a saved record instead of starting a new game.
+    /// Continue a saved record instead of starting a new game (--scenario, --seed and
+    /// --option, if given, must agree with it).
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
-    /// Write the record here after every decision.
+    /// Write the record here now and after every decision.
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
 }
@@ -335,6 +339,16 @@ fn main() -> ExitCode {
             seed,
             json,
         } => {
+            if games == 0 {
+                eprintln!("muster bench: --games 0: play at least 1 game");
+                return ExitCode::FAILURE;
+            }
+            if let Some(id) = &game
+                && let Err(e) = registry.get(id)
+            {
+                eprintln!("muster bench: --game {id}: {}", e.message);
+                return ExitCode::FAILURE;
+            }
             if !json {
                 println!(
                     "{:<10} {:<15} {:>7} {:>10} {:>14} {:>11} {:>9} {:>7}  random-play wins",
@@ -405,13 +419,17 @@ fn main() -> ExitCode {
 }
 
 fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> {
-    let mut game: Box<dyn Match> = match &args.resume {
+    let options = parse_options(&args.options)?;
+    let (mut game, seed): (Box<dyn Match>, u64) = match &args.resume {
         Some(file) => {
             let text =
                 std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
             let record: Record = serde_json::from_str(&text)
                 .map_err(|e| format!("{}: not a record: {e}", file.display()))?;
-            registry.replay(&record).map_err(|e| e.message)?
+            resume_agrees(&args, &options, &record)
+                .map_err(|e| format!("--resume {}: {e}", file.display()))?;
+            let game = registry.replay(&record).map_err(|e| e.message)?;
+            (game, record.seed.unwrap_or(1))
         }
         None => {
             let info = registry.get(&args.game).map_err(|e| e.message)?.info();
@@ -420,16 +438,11 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
                 .clone()
                 .or_else(|| info.scenarios.first().map(|s| s.id.clone()))
                 .ok_or("the game has no scenarios")?;
-            let mut options = Options::new();
-            for o in &args.options {
-                let (k, v) = o
-                    .split_once('=')
-                    .ok_or_else(|| format!("--option {o:?} must be KEY=VALUE"))?;
-                options.insert(k.to_string(), v.to_string());
-            }
-            registry
-                .new_match(&args.game, &scenario, &options, args.seed)
-                .map_err(|e| e.message)?
+            let seed = args.seed.unwrap_or(1);
+            let game = registry
+                .new_match(&args.game, &scenario, &options, seed)
+                .map_err(|e| e.message)?;
+            (game, seed)
         }
     };
     let sides = game.info().sides.clone();
@@ -468,7 +481,10 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
     if !sides.contains(&me) {
         return Err(format!("--as {me:?}: the sides are {sides:?}"));
     }
-    let mut bot = Dice::from_seed(args.seed ^ 0xb07);
+    // Write the record once before play, so that a --save path that cannot be written is
+    // refused now rather than after the first decision.
+    save(&args, game.as_ref())?;
+    let mut bot = Dice::from_seed(seed ^ 0xb07);
     let bots = muster_cli::bots();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
@@ -566,6 +582,61 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
     }
 }
 
+/// With --resume, the game named and any --scenario, --seed or --option given must be the
+/// record's: the record decides them, and a flag it would override is refused.
+fn resume_agrees(args: &PlayArgs, options: &Options, record: &Record) -> Result<(), String> {
+    if args.game != record.game {
+        return Err(format!(
+            "the record is a game of {:?}, not {:?}",
+            record.game, args.game
+        ));
+    }
+    if let Some(s) = &args.scenario
+        && *s != record.scenario
+    {
+        return Err(format!(
+            "--scenario {s}: the record plays scenario {:?} (leave out --scenario)",
+            record.scenario
+        ));
+    }
+    if let Some(seed) = args.seed
+        && record.seed != Some(seed)
+    {
+        return Err(match record.seed {
+            Some(r) => format!("--seed {seed}: the record's seed is {r} (leave out --seed)"),
+            None => format!(
+                "--seed {seed}: the record starts from a position, not a seed (leave out --seed)"
+            ),
+        });
+    }
+    for (k, v) in options {
+        match record.options.get(k) {
+            Some(r) if r == v => {}
+            Some(r) => {
+                return Err(format!(
+                    "--option {k}={v}: the record plays {k}={r} (leave out --option)"
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "--option {k}={v}: the record has no option {k:?} (its options: {})",
+                    if record.options.is_empty() {
+                        "none".to_string()
+                    } else {
+                        record
+                            .options
+                            .iter()
+                            .map(|(k, v)| format!("{k}={v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn parse_options(list: &[String]) -> Result<Options, String> {
     let mut options = Options::new();
     for o in list {
@@ -579,6 +650,9 @@ fn parse_options(list: &[String]) -> Result<Options, String> {
 
 fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
     use muster_ai::sim::{self, Seating, SimConfig};
+    if args.games == 0 {
+        return Err("--games 0: play at least 1 game".into());
+    }
     let info = registry
         .get(&args.game)
         .map_err(|e| e.message)?
@@ -705,7 +779,7 @@ fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
 fn save(args: &PlayArgs, game: &dyn Match) -> Result<(), String> {
     if let Some(path) = &args.save {
         let text = serde_json::to_string_pretty(&game.record()).map_err(|e| e.to_string())?;
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(path, text).map_err(|e| format!("--save {}: {e}", path.display()))?;
     }
     Ok(())
 }
