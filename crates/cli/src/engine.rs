@@ -177,7 +177,9 @@ impl Engine {
             Request::Text { side } => {
                 Ok(json!({"ok": true, "text": self.current()?.render_text(side.as_deref())?}))
             }
-            Request::Position {} => Ok(json!({"ok": true, "position": self.current()?.position()})),
+            Request::Position {} => {
+                Ok(json!({"ok": true, "position": self.current()?.try_position()?}))
+            }
             Request::Record {} => Ok(json!({"ok": true, "record": self.current()?.record()})),
             Request::Outcome {} => {
                 Ok(json!({"ok": true, "outcome": outcome_json(self.current()?)}))

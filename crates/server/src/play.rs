@@ -161,7 +161,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
     let m = state.registry.replay(&record)?;
     // The replayed game must be the stored snapshot, byte for byte.
     let stored: Value = serde_json::from_str(&snapshot).map_err(ApiError::internal)?;
-    if m.position() != stored {
+    if m.try_position()? != stored {
         return Err(ApiError::internal(format!(
             "game {id}: the replayed record does not match the stored snapshot"
         )));
@@ -271,7 +271,7 @@ async fn persist(
     let updated = sqlx::query(
         "UPDATE games SET snapshot = $1, version = $2, to_act = $3, status = $4, winner = $5, updated = $6 WHERE id = $7 AND version = $8",
     )
-    .bind(next.position().to_string())
+    .bind(next.try_position()?.to_string())
     .bind(live.version + 1)
     .bind(next.to_act())
     .bind(&status)
@@ -562,7 +562,7 @@ async fn start_game(
     .bind(seed as i64)
     .bind(status)
     .bind(&invite)
-    .bind(m.position().to_string())
+    .bind(m.try_position()?.to_string())
     .bind(m.to_act())
     .bind(now())
     .execute(tx.conn())

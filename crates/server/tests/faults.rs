@@ -74,11 +74,32 @@ async fn page_count(db: &muster_server::db::Db) -> u32 {
 async fn a_full_database_refuses_moves_with_503_loses_nothing_and_heals_without_a_restart() {
     let (url, _file) = sqlite_file("full");
     let (addr, st) = server_with(&url, Limits::default()).await;
+    // Two players, no bot: a bot waiting for space would hold the turn.
     let alice = Client::signup(addr, "alice").await;
-    let id = alice
-        .game_vs_bot("freemans-farm", "american", "random")
+    let bob = Client::signup(addr, "bob").await;
+    let (status, v) = alice
+        .post("/api/games", json!({"game": "battles", "scenario": "freemans-farm", "side": "american", "opponent": "human"}))
         .await;
-    play_first(&alice, &id).await.unwrap();
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let (status, v) = bob
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"invite": v["invite"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // Whoever is to act plays the first legal action.
+    let play = async || -> Result<i64, (StatusCode, Value)> {
+        let (_, g) = alice.get(&format!("/api/games/{id}")).await;
+        let who = if g["my_side"] == g["to_act"] {
+            &alice
+        } else {
+            &bob
+        };
+        play_first(who, &id).await
+    };
+    play().await.unwrap();
     // The disk is full: the file may not grow by a single page.
     st.db.set_max_pages(page_count(&st.db).await);
     // Rows fit in pages' free space for a while: play until the file would have to grow.
@@ -87,8 +108,8 @@ async fn a_full_database_refuses_moves_with_503_loses_nothing_and_heals_without_
         if refused >= 3 {
             break;
         }
-        let before = alice.wait_my_turn(&id).await;
-        match play_first(&alice, &id).await {
+        let (_, before) = alice.get(&format!("/api/games/{id}")).await;
+        match play().await {
             Ok(_) => {}
             Err((status, v)) => {
                 assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
@@ -122,7 +143,7 @@ async fn a_full_database_refuses_moves_with_503_loses_nothing_and_heals_without_
     }
     // Space returns: the next move is stored, without a restart.
     st.db.set_max_pages(0);
-    let acknowledged = play_first(&alice, &id).await.expect("writes resume");
+    let acknowledged = play().await.expect("writes resume");
     let c = Client::new(addr).await;
     let (status, _) = c
         .post(
