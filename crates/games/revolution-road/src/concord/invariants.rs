@@ -511,6 +511,12 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
     if in_battle(p) {
         let b = &s.battle;
         let atk_side = b.attacker;
+        if atk_side != s.mover {
+            return err(
+                "battle.attacker",
+                "an Attack, Assault or Charge is an action of the side in its round (5.2)",
+            );
+        }
         for u in members(b.attackers) {
             if g.side_of(s, u) != atk_side {
                 return err(
@@ -528,7 +534,10 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
             }
         }
         // Before the dice and any retreat, the attackers stand where they attack from.
-        let before = matches!(p, Phase::RetreatPick | Phase::Defenders | Phase::FireMode);
+        let before = matches!(
+            p,
+            Phase::Attackers | Phase::RetreatPick | Phase::Defenders | Phase::FireMode
+        );
         for u in members(b.attackers).filter(|_| before) {
             let x = s.units[u as usize];
             let ok =
