@@ -653,6 +653,12 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
         Phase::Assemble { from, to, group } => {
             region_ok(g, &path("assemble.from"), from)?;
             region_ok(g, &path("assemble.to"), to)?;
+            if !g.may_enter(s, PATRIOT, to) {
+                return err(
+                    path("assemble.to"),
+                    "an Assemble goes into a region Patriots may enter (6.5, 3.0)",
+                );
+            }
             units_ok(s, &path("assemble.group"), group)?;
         }
         Phase::RetreatTo { side, mode } => {
