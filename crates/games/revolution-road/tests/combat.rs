@@ -1162,3 +1162,41 @@ fn rule_4_1_the_attacking_cannon_breaks_one_unbroken_militia_before_combat() {
     assert!(s.units[m1 as usize].flipped && !s.units[mm as usize].flipped);
     assert!(matches!(s.phase, Phase::FireMode));
 }
+
+#[test]
+fn rule_3_0_british_retreating_into_boston_before_combat_are_safe_from_opfire() {
+    let g = game();
+    let mut s = empty_board(&g, 41);
+    s.shot = true;
+    let rox = region(&g, "roxbury");
+    let boston = region(&g, "boston");
+    put_militia(&g, &mut s, "m1", "roxbury", 2);
+    let mut british = Vec::new();
+    for id in ["r1", "r2", "smith"] {
+        british.push(put(&g, &mut s, id, "roxbury"));
+    }
+    round(&mut s, PATRIOT, 3, 3);
+    apply(&g, &mut s, Action::Attack(rox));
+    pick(&g, &mut s, "m1");
+    apply(&g, &mut s, Action::Done);
+    for u in &british {
+        apply(&g, &mut s, Action::Pick(*u));
+    }
+    apply(&g, &mut s, Action::Done);
+    if legal(&g, &s).contains(&Action::To(boston)) {
+        apply(&g, &mut s, Action::To(boston));
+    }
+    for u in &british {
+        assert_eq!(s.units[*u as usize].at, Loc::At(boston));
+    }
+    assert!(
+        !matches!(s.phase, Phase::OpFire | Phase::Hits { .. }),
+        "no OpFire on units in Boston: {:?}",
+        s.phase
+    );
+    assert!(!legal(&g, &s).contains(&Action::OpFire));
+    assert!(
+        !s.units[unit(&g, &s, "m1") as usize].fired,
+        "no fire, no Fired marker"
+    );
+}

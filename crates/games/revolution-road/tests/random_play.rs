@@ -7,110 +7,18 @@ mod common;
 use common::*;
 use muster_core::{Dice, Game, Options, Viewer};
 use muster_revolution_road::Concord;
+use muster_revolution_road::concord::invariants;
 use muster_revolution_road::concord::state::*;
 
 const SCENARIOS: [&str; 3] = ["standard", "solitaire-british", "solitaire-patriot"];
 
-/// Units conserved, markers consistent, VP track equal to the sum of its causes.
+/// The game's invariants (`concord::invariants::check`, the same checks `validate` makes on a
+/// loaded position): units and the 21 militia pieces conserved, markers where the map has them,
+/// tracks in bounds, every card once, VP for destroyed units matching the removed units, the
+/// phase consistent with the board, and a decision for the side to act.
 fn check_invariants(g: &Concord, s: &State) {
-    let setup = g.setup(s);
-    assert_eq!(s.units.len(), setup.roster.len(), "units are conserved");
-    // Militia pieces: revealed ones (map or removed) plus the pool make 21.
-    let revealed = s.units.iter().filter(|u| u.kind == Kind::Militia).count();
-    assert_eq!(
-        revealed + s.pool.len() as usize,
-        21,
-        "militia pieces are conserved"
-    );
-    let hidden_on_map = s
-        .units
-        .iter()
-        .filter(|u| u.kind == Kind::Hidden && matches!(u.at, Loc::At(_)))
-        .count();
-    assert!(
-        hidden_on_map <= s.pool.len() as usize,
-        "every hidden marker can be revealed"
-    );
-    for (i, u) in s.units.iter().enumerate() {
-        if u.kind == Kind::Hidden {
-            assert!(
-                !u.flipped,
-                "a hidden marker is never broken (it is revealed first)"
-            );
-        }
-        if u.kind == Kind::Cannon {
-            assert!(!u.flipped);
-        }
-        if let Loc::At(r) = u.at {
-            assert!((r as usize) < g.data.map.regions.len());
-            if g.side_of(s, i as u8) == PATRIOT && !u.flipped {
-                assert!(
-                    r != g.data.map.boston || u.kind == Kind::Rider,
-                    "no Patriot in Boston (3.0)"
-                );
-            }
-        }
-        if u.at == Loc::Removed {
-            assert!(
-                !matches!(u.kind, Kind::Son | Kind::Rider) || u.flipped,
-                "Sons and riders leave only as captives"
-            );
-        }
-    }
-    for r in 0..g.data.map.regions.len() {
-        assert!(s.gather[r] <= MUSTER && s.arms[r] <= ARMS_SEARCHED);
-        if s.arms[r] != ARMS_NONE {
-            assert!(
-                g.data.map.regions[r].arms.is_some(),
-                "arms only where the map has them"
-            );
-        }
-    }
-    for side in 0..2 {
-        assert!(s.reserves[side] <= 2 && s.actions[side] <= 5);
-        let sum: i16 = s.vp.0[side].iter().sum();
-        assert_eq!(
-            sum,
-            s.vp.halves(side as u8),
-            "the VP track is the sum of its causes"
-        );
-    }
-    // Every VP cause matches what happened: destroyed units and killed leaders.
-    let vp = g.data.vp;
-    for side in [PATRIOT, BRITISH] {
-        let enemy_lost = |kind_leader: bool| {
-            s.units
-                .iter()
-                .enumerate()
-                .filter(|(i, u)| {
-                    g.side_of(s, *i as u8) != side
-                        && u.at == Loc::Removed
-                        && (u.kind == Kind::Leader) == kind_leader
-                        && !matches!(u.kind, Kind::Son | Kind::Rider | Kind::Hidden)
-                })
-                .count() as i16
-        };
-        let (unit_v, leader_v) = if s.mode.solitaire() {
-            (1, 1)
-        } else {
-            (vp.destroyed_unit, vp.killed_leader)
-        };
-        assert_eq!(
-            s.vp.0[side as usize][Cause::Destroyed as usize],
-            2 * unit_v * enemy_lost(false)
-        );
-        assert_eq!(
-            s.vp.0[side as usize][Cause::Killed as usize],
-            2 * leader_v * enemy_lost(true)
-        );
-    }
-    let total = s.deck.draw.len() + s.deck.discard.len();
-    assert_eq!(total, g.deck_ids(s.mode).len(), "no card is lost");
-    if s.ended.is_some() {
-        assert_eq!(s.phase, Phase::Over);
-    } else {
-        let setup = g.setup(s);
-        assert!(s.turn >= setup.first_turn && s.turn <= setup.last_turn);
+    if let Err(e) = invariants::check(g, s) {
+        panic!("invariant broken: {e}\nphase {:?}", s.phase);
     }
 }
 

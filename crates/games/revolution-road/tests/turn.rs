@@ -2101,3 +2101,60 @@ fn rule_4_4_sons_give_none_of_a_leader_s_benefits() {
     assert_eq!(g.strength(&s, 1u64 << m0), 1);
     assert!(legal(&g, &s).contains(&Action::Rally(lex)));
 }
+
+#[test]
+fn rule_6_12_leaving_the_map_from_a_guarded_region_costs_a_point_or_a_capture_roll() {
+    let g = game();
+    let mut s = empty_board(&g, 93);
+    let rev = put(&g, &mut s, "revere", "acton-road");
+    put(&g, &mut s, "r1", "acton-road");
+    round(&mut s, PATRIOT, 2, 2);
+    apply(&g, &mut s, Action::CallToArms);
+    apply(&g, &mut s, Action::Rider(rev));
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Exit) && l.contains(&Action::ExitEvade));
+    // Evading: the extra point, no roll.
+    let mut evade = s.clone();
+    evade.dice = dice_rolling(&[6]);
+    apply(&g, &mut evade, Action::ExitEvade);
+    assert_eq!(evade.units[rev as usize].at, Loc::Edge(1));
+    assert!(!evade.units[rev as usize].flipped);
+    // Risking the roll: a 6 captures him where he is.
+    let mut risk = s.clone();
+    risk.dice = dice_rolling(&[6]);
+    apply(&g, &mut risk, Action::Exit);
+    assert!(risk.units[rev as usize].flipped);
+    assert_eq!(
+        risk.units[rev as usize].at,
+        Loc::At(region(&g, "acton-road"))
+    );
+    // A roll under 6: he leaves.
+    s.dice = dice_rolling(&[5]);
+    apply(&g, &mut s, Action::Exit);
+    assert_eq!(s.units[rev as usize].at, Loc::Edge(1));
+    // With only one point left he cannot pay to evade.
+    let mut low = empty_board(&g, 94);
+    let rev = put(&g, &mut low, "revere", "acton-road");
+    put(&g, &mut low, "r1", "acton-road");
+    round(&mut low, PATRIOT, 2, 2);
+    apply(&g, &mut low, Action::CallToArms);
+    apply(&g, &mut low, Action::Rider(rev));
+    low.phase = Phase::Riders {
+        opening: false,
+        rider: rev,
+        ap: 1,
+        done: 0,
+    };
+    let l = legal(&g, &low);
+    assert!(l.contains(&Action::Exit) && !l.contains(&Action::ExitEvade));
+    // No Regular: only the plain exit, and no roll.
+    let mut free = empty_board(&g, 95);
+    let rev = put(&g, &mut free, "revere", "acton-road");
+    round(&mut free, PATRIOT, 2, 2);
+    apply(&g, &mut free, Action::CallToArms);
+    apply(&g, &mut free, Action::Rider(rev));
+    assert!(!legal(&g, &free).contains(&Action::ExitEvade));
+    free.dice = dice_rolling(&[6]);
+    apply(&g, &mut free, Action::Exit);
+    assert_eq!(free.units[rev as usize].at, Loc::Edge(1));
+}

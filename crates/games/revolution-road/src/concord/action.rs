@@ -72,8 +72,12 @@ pub enum Action {
     Ride(u8, bool),
     /// 6.12 Alert the Gather marker here.
     Alert,
-    /// 6.12 Leave the map at this edge.
+    /// 6.12 Leave the map at this edge. From a region with an unbroken Regular this plain
+    /// exit takes the British capture roll first.
     Exit,
+    /// 6.12 Leave the map from a region with an unbroken Regular, paying an extra point to
+    /// evade the British instead of taking the capture roll.
+    ExitEvade,
     /// 6.12 Remove the Alert marker of an alert box on the rider's edge.
     RemoveAlert(u8),
     /// 8.1 Draw for the hidden arms next (a search with several draws, 8.0).

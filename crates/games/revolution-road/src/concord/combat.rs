@@ -540,6 +540,12 @@ impl Concord {
             Then::RetreatMoved => self.retreat_before(s, ev),
             Then::AfterRetreat => {
                 if self.fighters(s, def, b.region) == 0 {
+                    // 3.0: British units that retreated into Boston are out of reach of every
+                    // Patriot Action, the Attack's OpFire included (C36).
+                    if def == BRITISH && b.dest == self.data.map.boston {
+                        self.finish_battle(s, ev);
+                        return;
+                    }
                     s.phase = Phase::OpFire;
                 } else {
                     s.battle.retreating = 0;

@@ -11,6 +11,7 @@ mod actions;
 pub mod board;
 mod combat;
 pub mod data;
+pub mod invariants;
 mod knowledge;
 mod movement;
 mod notation;
@@ -571,113 +572,12 @@ pub mod view {
     }
 }
 
-/// Checks a state read from a position.
+/// Checks a state read from a position: the invariants of [`invariants::check`].
 mod validate {
     use super::Concord;
     use super::state::*;
 
     pub fn validate(g: &Concord, s: &mut State) -> Result<(), String> {
-        let setup = g.setup(s);
-        let n = g.data.map.regions.len() as u8;
-        if s.units.len() != setup.roster.len() {
-            return Err(format!(
-                "units: the {} scenario has {} counters in roster order, not {}",
-                s.mode.id(),
-                setup.roster.len(),
-                s.units.len()
-            ));
-        }
-        for (i, u) in s.units.iter().enumerate() {
-            let id = setup.roster[i].id;
-            match u.at {
-                Loc::At(r) if r >= n => return Err(format!("units[{i}] ({id}): no region {r}")),
-                Loc::Edge(e) if e > 2 => {
-                    return Err(format!("units[{i}] ({id}): edge must be 0-2"));
-                }
-                _ => {}
-            }
-            let kind_ok = u.kind == setup.roster[i].kind
-                || (setup.roster[i].kind == Kind::Hidden && u.kind == Kind::Militia);
-            if !kind_ok {
-                return Err(format!(
-                    "units[{i}] ({id}): kind {:?} does not match the roster",
-                    u.kind
-                ));
-            }
-            if u.value > 2 {
-                return Err(format!("units[{i}] ({id}): militia value must be 0-2"));
-            }
-        }
-        let revealed = s.units.iter().filter(|u| u.kind == Kind::Militia).count();
-        if revealed + s.pool.len() as usize != 21 {
-            return Err(format!(
-                "pool: {} militia revealed and {} in the pool; they must make 21 (15.1)",
-                revealed,
-                s.pool.len()
-            ));
-        }
-        for (what, len) in [
-            ("gather", s.gather.len()),
-            ("arms", s.arms.len()),
-            ("alert", s.alert.len()),
-        ] {
-            if len != n as usize {
-                return Err(format!("{what}: one entry per region ({n}), not {len}"));
-            }
-        }
-        if s.turn < setup.first_turn || s.turn > setup.last_turn {
-            return Err(format!(
-                "turn: must be {} to {}",
-                setup.first_turn, setup.last_turn
-            ));
-        }
-        let mut seen = [false; 23];
-        for c in s.deck.draw.iter().chain(s.deck.discard.iter()) {
-            let c = *c as usize;
-            if c == 0 || c > 22 || std::mem::replace(&mut seen[c], true) {
-                return Err(format!("deck: card {c} is not a card or appears twice"));
-            }
-        }
-        if s.reserves.iter().any(|r| *r > 2) || s.actions.iter().any(|a| *a > 5) {
-            return Err("actions: at most 5 actions and 2 reserves (2.0)".into());
-        }
-        let roster = if s.units.len() >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << s.units.len()) - 1
-        };
-        let b = &s.battle;
-        let sets = [
-            b.attackers,
-            b.defenders,
-            b.retreating,
-            b.missed[0],
-            b.missed[1],
-            s.mustering,
-        ];
-        if sets.iter().any(|m| m & !roster != 0) {
-            return Err("battle / mustering: a unit set names a unit not in the roster".into());
-        }
-        match (s.resume, s.phase) {
-            (None, _) => {}
-            (Some(Phase::Muster { .. } | Phase::Over), _) => {
-                return Err("resume: must be the decision a free move (4.3) interrupted".into());
-            }
-            (Some(_), Phase::Muster { .. }) => {}
-            (Some(_), _) => {
-                return Err("resume: only while a Minuteman makes its free move (4.3)".into());
-            }
-        }
-        if s.ended.is_none() && super::sequence::to_act(s).is_some() {
-            let mut out = super::sequence::Actions::new();
-            g.legal(s, &mut out);
-            if out.is_empty() {
-                return Err(format!(
-                    "phase: {:?} offers no decision in this position",
-                    s.phase
-                ));
-            }
-        }
-        Ok(())
+        super::invariants::check(g, s)
     }
 }

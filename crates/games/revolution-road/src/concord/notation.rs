@@ -7,7 +7,7 @@ use super::sequence::Actions;
 use super::state::*;
 use muster_core::game::{Audience, IllegalAction, IllegalKind, LogEntry};
 
-const VERBS: [&str; 40] = [
+const VERBS: [&str; 41] = [
     "reserve",
     "attack",
     "assault",
@@ -44,6 +44,7 @@ const VERBS: [&str; 40] = [
     "ride-evade",
     "alert",
     "exit",
+    "exit-evade",
     "remove-alert",
     "reroll",
     "keep-roll",
@@ -90,6 +91,7 @@ pub fn notation(g: &Concord, s: &State, a: Action) -> String {
         Action::Ride(x, true) => format!("ride-evade {}", r(x)),
         Action::Alert => "alert".into(),
         Action::Exit => "exit".into(),
+        Action::ExitEvade => "exit-evade".into(),
         Action::RemoveAlert(x) => format!("remove-alert {}", r(x)),
         Action::Reroll(x) => format!("reroll {}", u(x)),
         Action::KeepRoll => "keep-roll".into(),
@@ -179,6 +181,9 @@ pub fn label(g: &Concord, s: &State, a: Action) -> String {
         Action::Ride(x, true) => format!("Ride to {}, paying a point to evade the British", r(x)),
         Action::Alert => "Alert the Gather marker here (1 point)".into(),
         Action::Exit => "Leave the map at this edge (1 point)".into(),
+        Action::ExitEvade => {
+            "Leave the map at this edge, paying a point to evade the British (2 points)".into()
+        }
         Action::RemoveAlert(x) => format!("Remove the Alert marker of {}", r(x)),
         Action::Reroll(x) => format!(
             "Re-roll a missed die of {} (hits on {}+) (14.1)",

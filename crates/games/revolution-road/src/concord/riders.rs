@@ -112,8 +112,15 @@ impl Concord {
                 {
                     out.push(Action::Alert);
                 }
-                if ap >= 1 && map.regions[r as usize].edge.is_some() {
-                    out.push(Action::Exit);
+                // 6.12: leaving by the map edge is leaving the region, so from a region with an
+                // unbroken Regular it costs the extra point or takes the capture roll (C35).
+                if map.regions[r as usize].edge.is_some() {
+                    if guarded && ap >= 2 {
+                        out.push(Action::ExitEvade);
+                    }
+                    if ap >= 1 {
+                        out.push(Action::Exit);
+                    }
                 }
             }
             Loc::Edge(e) => {
@@ -214,10 +221,15 @@ impl Concord {
                     finish_rider(s);
                 }
             }
-            Action::Exit => {
+            Action::Exit | Action::ExitEvade => {
                 let Loc::At(r) = s.units[rider as usize].at else {
                     return;
                 };
+                let guarded = self.unbroken_regulars(s, r) > 0;
+                if guarded && a == Action::Exit && !opening && self.capture_roll(s, rider, ev) {
+                    finish_rider(s);
+                    return;
+                }
                 let e = self.data.map.regions[r as usize].edge.unwrap_or(0);
                 let x = &mut s.units[rider as usize];
                 x.at = Loc::Edge(e);

@@ -116,6 +116,7 @@ pub struct Unit {
 
 /// Where a Hinder marker is (6.11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(rename_all = "kebab-case")]
 pub enum HinderAt {
     Available,
@@ -241,6 +242,7 @@ impl Ledger {
 
 /// A unit taking part in a battle, by role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 pub struct Battle {
     pub attacker: u8,
     pub region: u8,
@@ -307,6 +309,7 @@ pub enum Then {
 
 /// What is being decided now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
     /// 6.12 / 9.0: Nightriders spend Activity Points. `rider` is the one riding (255: none).
@@ -453,6 +456,7 @@ pub enum Phase {
 
 /// How the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Ended {
     pub winner: u8,
     /// 11.0: the British never reached Concord.

@@ -95,6 +95,7 @@ pub fn action_space(g: &Concord, s: &State) -> Vec<Action> {
         Action::Stay,
         Action::Alert,
         Action::Exit,
+        Action::ExitEvade,
         Action::KeepRoll,
         Action::SearchArms,
     ];
