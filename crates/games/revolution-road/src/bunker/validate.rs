@@ -433,6 +433,27 @@ fn check_phase(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
     if matches!(s.phase, Phase::SetupBritish | Phase::SetupPatriot) && s.mode.solitaire() {
         return err("phase", "the solitaire set-up follows the objective (12.2)");
     }
+    // During the set-up (12.1-12.4) the British stand only in landing zones and staging areas
+    // and the Patriots only outside them, so that neither side's set-up can land on the other.
+    let in_setup = matches!(
+        s.phase,
+        Phase::SetupBritish | Phase::SetupPatriot | Phase::Focus
+    ) || (s.turn == 1
+        && matches!(
+            s.phase,
+            Phase::Objective | Phase::ThreePick | Phase::ZonePick
+        )
+        && s.units.iter().any(|u| u.at == SETUP));
+    if in_setup {
+        for (i, u) in s.units.iter().enumerate() {
+            if u.at < n && (u.side == BRITISH) != (g.is_zone(u.at) || g.is_staging(u.at)) {
+                return err(
+                    format_args!("units[{i}].at"),
+                    "during the set-up the British stand only in landing zones and staging areas, the Patriots only outside them (12.1-12.4)",
+                );
+            }
+        }
+    }
     let bad = match s.phase {
         Phase::Volley { from, to, .. } => !(region_ok(from) && to < n),
         Phase::Move { from, .. } => !region_ok(from),
@@ -479,11 +500,40 @@ fn check_board(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
         }
     }
     let settled = settled(s);
+    // The regions a combat, reorganization or forced move under way is resolving.
+    let mut involved = 0u64;
+    if !settled {
+        let mut add = |r: u8| {
+            if r < n {
+                involved |= 1 << r;
+            }
+        };
+        match s.phase {
+            Phase::Assault { .. } => {
+                add(s.fight.to);
+                add(s.fight.from);
+            }
+            Phase::Reorg { a, b } => {
+                add(a);
+                add(b);
+            }
+            _ => {}
+        }
+        for t in s.tasks.iter() {
+            match *t {
+                Task::Hits { region, .. } | Task::Scatter { region } => add(region),
+                Task::Flee { unit, .. } | Task::Evacuate { unit } | Task::Retreat { unit, .. } => {
+                    add(s.units[unit as usize].at)
+                }
+                Task::Spread { .. } | Task::AssaultStep | Task::NextTurn => {}
+            }
+        }
+    }
     for side in 0..2u8 {
         for r in 0..n {
             let c = count[side as usize][r as usize];
             let cap = g.cap(side, r);
-            let limit = if settled || cap == 255 {
+            let limit = if cap == 255 || involved >> r & 1 == 0 {
                 cap
             } else {
                 UNSETTLED_STACK
@@ -496,7 +546,7 @@ fn check_board(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
                         c,
                         SIDE_IDS[side as usize],
                         g.region_id(r),
-                        if settled {
+                        if involved >> r & 1 == 0 {
                             ""
                         } else {
                             ", and never more than 6 during a combat"
@@ -509,27 +559,11 @@ fn check_board(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
     // The two sides share a region only while a combat or forced move there is resolved.
     let shared = any[0] & any[1];
     if shared != 0 {
-        let mut allowed = 0u64;
-        if !settled {
-            let mut add = |r: u8| {
-                if r < n {
-                    allowed |= 1 << r;
-                }
-            };
-            if let Phase::Assault { .. } = s.phase {
-                add(s.fight.to);
-                add(s.fight.from);
-            }
-            for t in s.tasks.iter() {
-                match *t {
-                    Task::Hits { region, .. } | Task::Scatter { region } => add(region),
-                    Task::Flee { unit, .. }
-                    | Task::Evacuate { unit }
-                    | Task::Retreat { unit, .. } => add(s.units[unit as usize].at),
-                    Task::Spread { .. } | Task::AssaultStep | Task::NextTurn => {}
-                }
-            }
-        }
+        let allowed = involved
+            & !(match s.phase {
+                Phase::Reorg { .. } if s.tasks.is_empty() => u64::MAX,
+                _ => 0,
+            });
         let wrong = shared & !allowed;
         if wrong != 0 {
             return err(
