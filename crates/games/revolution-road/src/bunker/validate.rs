@@ -6,7 +6,7 @@
 //! Errors name the path in the position (`state.units[12].at`) and the rule broken.
 
 use super::Bunker;
-use super::sequence::{Actions, to_act};
+use super::sequence::{Actions, Board, to_act};
 use super::solitaire::{OBJECTIVES, TARGETS};
 use super::state::*;
 use crate::common::MILITIA_POOL;
@@ -452,6 +452,35 @@ fn check_phase(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
                     "during the set-up the British stand only in landing zones and staging areas, the Patriots only outside them (12.1-12.4)",
                 );
             }
+        }
+    }
+    if let Phase::Volley { from, to, free } = s.phase {
+        if from >= n || to >= n || from == to {
+            return err("phase", "a volley fires from one region into another (6.1)");
+        }
+        let holds = |side: u8, r: u8| s.units.iter().any(|u| u.side == side && u.at == r);
+        if !holds(s.mover, from) || !holds(1 - s.mover, to) {
+            return err(
+                "phase",
+                "a volley fires from a region of the mover's counters at one holding the enemy (6.1)",
+            );
+        }
+        let range = if s.mover == PATRIOT && s.ammo == 0 {
+            1
+        } else {
+            2
+        };
+        if g.dist(from, to) > range || !g.sees(&Board::of(s), from, to) {
+            return err(
+                "phase",
+                "a volley fires at most two regions (one without ammunition) along a line of sight (6.1, 7.2)",
+            );
+        }
+        if free && s.mode != Mode::SolitairePatriot {
+            return err(
+                "phase.free",
+                "only the 12.4 British Final Fire volleys without an action",
+            );
         }
     }
     let bad = match s.phase {
