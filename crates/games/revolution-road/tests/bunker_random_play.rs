@@ -1,6 +1,7 @@
 //! Bunker Hill random play to the end over many seeds per scenario, with invariants checked
-//! after every decision (stacking 3.0, tracks 8.0/9.0, unit conservation, VP = sum of its
-//! causes), exhaustive legal/apply agreement on sampled positions, and determinism.
+//! after every decision (the position invariants of `bunker::validate`, which `load` checks
+//! too: stacking 3.0, the sides apart outside a combat, tracks 8.0/9.0, the deck, the phase;
+//! and here: unit conservation, VP = sum of its causes), exhaustive legal/apply agreement on sampled positions, and determinism.
 //! `BUNKER_GAMES` sets the number of games per scenario (default 2,000: the standard game
 //! 2,000 times plain and 1,000 times with every option, each solitaire scenario 1,000 times).
 
@@ -9,6 +10,7 @@ use muster_revolution_road::Bunker;
 use muster_revolution_road::bunker::action::Action;
 use muster_revolution_road::bunker::sequence::to_act;
 use muster_revolution_road::bunker::state::*;
+use muster_revolution_road::bunker::validate;
 
 fn games() -> u64 {
     std::env::var("BUNKER_GAMES")
@@ -23,40 +25,17 @@ fn check_invariants(g: &Bunker, s: &State, total: usize) {
         total,
         "units are never created or lost (conservation)"
     );
-    assert!(s.ammo <= 24 && s.morale[0] <= 24 && s.morale[1] <= 24);
-    assert!(s.reserves[0] <= 2 && s.reserves[1] <= 2);
-    let mut n = [[0u8; 64]; 2];
-    for u in s.units.iter() {
-        if u.at < MUSTER && u.kind.military() {
-            n[u.side as usize][u.at as usize] += 1;
-        }
-    }
-    let settled =
-        s.tasks.is_empty() && !matches!(s.phase, Phase::Reorg { .. } | Phase::Assault { .. });
-    if settled {
-        for side in 0..2u8 {
-            for r in 0..g.data.map.n() as u8 {
-                assert!(
-                    n[side as usize][r as usize] <= g.cap(side, r),
-                    "3.0 stacking: {} has {} {} units",
-                    g.region_id(r),
-                    n[side as usize][r as usize],
-                    SIDE_IDS[side as usize]
-                );
-            }
-        }
-    }
-    // Each side's units never share a region with the enemy outside an assault.
-    if settled {
-        for r in 0..g.data.map.n() as u8 {
-            let p = s.units.iter().any(|u| u.at == r && u.side == PATRIOT);
-            let b = s.units.iter().any(|u| u.at == r && u.side == BRITISH);
-            assert!(
-                !(p && b),
-                "{} holds both sides outside an assault",
-                g.region_id(r)
-            );
-        }
+    // The position invariants `load` checks (bunker/validate.rs): indices and references in
+    // range, the roster, stacking (3.0) and the two sides apart outside a combat, the deck,
+    // the tracks, the phase against the board, `over` exactly when `ended`.
+    if let Err(e) = validate::check(g, s) {
+        panic!(
+            "a position reached in play breaks an invariant: {e}\n{:?} {:?} {:?}\n{}",
+            s.phase,
+            s.fight,
+            s.tasks,
+            g.render_text(s, muster_core::Viewer::Spectator)
+        );
     }
     let items = g.vp_items(s);
     let vp = g.vp_halves(s);

@@ -15,6 +15,7 @@ pub mod sequence;
 pub mod solitaire;
 pub mod state;
 mod text;
+pub mod validate;
 pub mod victory;
 
 pub use action::{Action, Event};
@@ -31,6 +32,9 @@ use std::path::Path;
 pub struct Bunker {
     info: GameInfo,
     pub data: Data,
+    /// The counters of the standard and the solitaire scenarios at the start, in roster
+    /// order (what `validate` compares a position's `units` with).
+    rosters: [Vec<Unit>; 2],
 }
 
 const OPTIONS: [(&str, &str); 4] = [
@@ -132,7 +136,23 @@ impl Bunker {
                 })
                 .collect(),
         };
-        Ok(Bunker { info, data })
+        let mut g = Bunker {
+            info,
+            data,
+            rosters: [Vec::new(), Vec::new()],
+        };
+        g.rosters = [
+            g.start(Mode::Standard, Opts::default(), 0).units.to_vec(),
+            g.start(Mode::SolitaireBritish, Opts::default(), 0)
+                .units
+                .to_vec(),
+        ];
+        Ok(g)
+    }
+
+    /// The scenario's counters at the start, in roster order.
+    pub fn roster(&self, mode: Mode) -> &[Unit] {
+        &self.rosters[mode.solitaire() as usize]
     }
 
     fn opts_of(options: &Options) -> Opts {
@@ -599,125 +619,5 @@ mod board {
             },
             "pieces": "see the view: pieces[] with id, side, kind, at, strength, state, markers"
         })
-    }
-}
-
-/// Checks a state read from a position.
-mod validate {
-    use super::Bunker;
-    use super::state::*;
-
-    pub fn validate(g: &Bunker, s: &mut State) -> Result<(), String> {
-        let n = g.data.map.n() as u8;
-        for (i, u) in s.units.iter().enumerate() {
-            let ok =
-                u.at < n || matches!(u.at, MUSTER | PENDING | REMOVED | SETUP | COPPS | UNUSED);
-            if !ok {
-                return Err(format!("units[{i}]: no location {}", u.at));
-            }
-            if u.side > 1 {
-                return Err(format!(
-                    "units[{i}]: side must be 0 (Patriot) or 1 (British)"
-                ));
-            }
-            if u.value > 2 && u.kind == Kind::Militia {
-                return Err(format!("units[{i}]: militia strength must be 0-2"));
-            }
-            if u.kind == Kind::Leader && u.value as usize >= LEADERS.len() {
-                return Err(format!("units[{i}]: no leader {}", u.value));
-            }
-        }
-        let drawn = s
-            .units
-            .iter()
-            .filter(|u| u.kind == Kind::Militia && !u.has(HIDDEN))
-            .count();
-        if drawn + s.pool.len() as usize > 21 {
-            return Err(format!(
-                "pool: {drawn} militia drawn and {} in the cup; there are 21 pieces (12.1)",
-                s.pool.len()
-            ));
-        }
-        if s.ammo > 24 || s.morale.iter().any(|m| *m > 24) {
-            return Err("tracks: ammunition and morale run 0 to 24 (8.0, 9.0)".into());
-        }
-        if s.reserves.iter().any(|r| *r > 2) || s.actions.iter().any(|a| *a > 5) {
-            return Err("actions: at most 5 actions and 2 reserves".into());
-        }
-        if s.fleet > 2 {
-            return Err("fleet: box 0 Mystic, 1 Boston Harbor, 2 Charles".into());
-        }
-        if s.turn == 0 || s.turn > s.last_turn || s.last_turn > 10 {
-            return Err("turn: 1 to the last turn (at most 10)".into());
-        }
-        if s.ablaze & !g.data.map.town != 0 {
-            return Err("ablaze: only town regions burn (4.6)".into());
-        }
-        let units = s.units.len();
-        let unit_ok = |u: u8| (u as usize) < units;
-        let region_ok = |r: u8| r < n || r == MUSTER;
-        for (i, t) in s.tasks.iter().enumerate() {
-            let ok = match *t {
-                Task::Hits { side, region, .. } => side < 2 && region_ok(region),
-                Task::Scatter { region } | Task::Spread { from: region } => region_ok(region),
-                Task::Flee { unit, .. } | Task::Evacuate { unit } => unit_ok(unit),
-                Task::Retreat { unit, origin } => unit_ok(unit) && region_ok(origin),
-                Task::AssaultStep | Task::NextTurn => true,
-            };
-            if !ok {
-                return Err(format!("tasks[{i}]: a unit or region out of range"));
-            }
-        }
-        let phase_ok = match s.phase {
-            Phase::Volley { from, to, .. } => region_ok(from) && region_ok(to),
-            Phase::Move { from, .. } => region_ok(from),
-            Phase::Reorg { a, b } => a < n && b < n,
-            Phase::Rally { region } => region_ok(region),
-            Phase::Land { zone, to } => zone < n && to < n,
-            Phase::Bombard { which } => which < 2,
-            _ => true,
-        };
-        let f = s.fight;
-        if !phase_ok
-            || (matches!(s.phase, Phase::Assault { .. })
-                && !(f.from < n && f.to < n && f.attacker < 2))
-        {
-            return Err(format!("phase: {:?} names a region out of range", s.phase));
-        }
-        let live = if units >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << units) - 1
-        };
-        if s.sel & !live != 0 || f.att & !live != 0 || f.def & !live != 0 {
-            return Err("sel / fight: a counter out of range".into());
-        }
-        if s.group != 255 && !region_ok(s.group) {
-            return Err("group: no such region".into());
-        }
-        if s.mover > 1 {
-            return Err("mover: 0 (Patriot) or 1 (British)".into());
-        }
-        let ids: Vec<u8> = g.data.cards.iter().map(|c| c.id).collect();
-        let mut seen = Vec::new();
-        for c in s.deck.draw.iter().chain(s.deck.discard.iter()) {
-            if !ids.contains(c) || seen.contains(c) {
-                return Err(format!(
-                    "deck: card {c} is not one of the ten or appears twice"
-                ));
-            }
-            seen.push(*c);
-        }
-        if s.ended.is_none() && super::sequence::to_act(s).is_some() {
-            let mut out = super::sequence::Actions::new();
-            g.legal(s, &mut out);
-            if out.is_empty() {
-                return Err(format!(
-                    "phase: {:?} offers no decision in this position",
-                    s.phase
-                ));
-            }
-        }
-        Ok(())
     }
 }

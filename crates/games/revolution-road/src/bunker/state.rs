@@ -180,7 +180,9 @@ pub enum Stage {
     DefBack,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Written as `{"phase": "<step>", ...its members}`; reading refuses a member the step does
+/// not have (see [`strict`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "phase")]
 pub enum Phase {
     /// 12.1: the British place five Regulars in the zone 2 staging areas.
@@ -233,6 +235,172 @@ pub enum Phase {
     Over,
 }
 
+/// Strict reading of the two tagged enums. serde's derived reading of an internally tagged enum
+/// ignores unknown members of its unit variants (`{"phase": "main", "x": 1}` would load), so
+/// the members are checked against the variant first, then the derived reader (the `remote`
+/// mirrors below, which must list the same variants) builds the value.
+mod strict {
+    use super::*;
+    use serde::Deserializer;
+    use serde::de::Error;
+
+    /// The members each variant may have, besides its tag.
+    fn members(
+        tag: &str,
+        of: &[(&str, &'static [&'static str])],
+    ) -> Option<&'static [&'static str]> {
+        of.iter().find(|(t, _)| *t == tag).map(|(_, m)| *m)
+    }
+
+    const PHASE: &[(&str, &[&str])] = &[
+        ("setup-british", &[]),
+        ("setup-patriot", &[]),
+        ("objective", &[]),
+        ("three-pick", &[]),
+        ("zone-pick", &[]),
+        ("focus", &[]),
+        ("reinforce", &[]),
+        ("panic", &[]),
+        ("main", &[]),
+        ("volley", &["from", "to", "free"]),
+        ("assault", &["stage"]),
+        ("cannonade", &[]),
+        ("bombard", &["which"]),
+        ("move", &["from", "exempt"]),
+        ("reorg", &["a", "b"]),
+        ("rally", &["region"]),
+        ("land", &["zone", "to"]),
+        ("final-fire", &[]),
+        ("over", &[]),
+    ];
+
+    const TASK: &[(&str, &[&str])] = &[
+        ("hits", &["side", "region", "n", "mode"]),
+        ("scatter", &["region"]),
+        ("flee", &["unit", "steps"]),
+        ("retreat", &["unit", "origin"]),
+        ("evacuate", &["unit"]),
+        ("spread", &["from"]),
+        ("assault-step", &[]),
+        ("next-turn", &[]),
+    ];
+
+    fn check<E: Error>(
+        v: &serde_json::Value,
+        tag: &str,
+        of: &[(&str, &'static [&'static str])],
+    ) -> Result<(), E> {
+        let Some(o) = v.as_object() else {
+            return Err(E::custom(format!(
+                "expected an object with a {tag:?} member"
+            )));
+        };
+        let Some(t) = o.get(tag).and_then(|t| t.as_str()) else {
+            return Err(E::custom(format!("missing the {tag:?} member (a string)")));
+        };
+        let Some(allowed) = members(t, of) else {
+            let all: Vec<&str> = of.iter().map(|(t, _)| *t).collect();
+            return Err(E::custom(format!(
+                "no {tag} {t:?}; it is one of {}",
+                all.join(", ")
+            )));
+        };
+        for k in o.keys() {
+            if k != tag && !allowed.contains(&k.as_str()) {
+                return Err(E::custom(format!(
+                    "unknown member {k:?} in {tag} {t:?} (its members: {})",
+                    if allowed.is_empty() {
+                        "none".to_string()
+                    } else {
+                        allowed.join(", ")
+                    }
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    #[derive(Deserialize)]
+    #[serde(
+        remote = "Phase",
+        rename_all = "kebab-case",
+        tag = "phase",
+        deny_unknown_fields
+    )]
+    enum PhaseDe {
+        SetupBritish,
+        SetupPatriot,
+        Objective,
+        ThreePick,
+        ZonePick,
+        Focus,
+        Reinforce,
+        Panic,
+        Main,
+        Volley { from: u8, to: u8, free: bool },
+        Assault { stage: Stage },
+        Cannonade,
+        Bombard { which: u8 },
+        Move { from: u8, exempt: u8 },
+        Reorg { a: u8, b: u8 },
+        Rally { region: u8 },
+        Land { zone: u8, to: u8 },
+        FinalFire,
+        Over,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(
+        remote = "Task",
+        rename_all = "kebab-case",
+        tag = "task",
+        deny_unknown_fields
+    )]
+    enum TaskDe {
+        Hits {
+            side: u8,
+            region: u8,
+            n: u8,
+            mode: HitMode,
+        },
+        Scatter {
+            region: u8,
+        },
+        Flee {
+            unit: u8,
+            steps: u8,
+        },
+        Retreat {
+            unit: u8,
+            origin: u8,
+        },
+        Evacuate {
+            unit: u8,
+        },
+        Spread {
+            from: u8,
+        },
+        AssaultStep,
+        NextTurn,
+    }
+
+    impl<'de> Deserialize<'de> for Phase {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Phase, D::Error> {
+            let v = serde_json::Value::deserialize(d)?;
+            check::<D::Error>(&v, "phase", PHASE)?;
+            PhaseDe::deserialize(v).map_err(D::Error::custom)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Task {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Task, D::Error> {
+            let v = serde_json::Value::deserialize(d)?;
+            check::<D::Error>(&v, "task", TASK)?;
+            TaskDe::deserialize(v).map_err(D::Error::custom)
+        }
+    }
+}
+
 /// How hits may be taken (7.0, 6.3, 6.4, 6.9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -246,7 +414,9 @@ pub enum HitMode {
 }
 
 /// Work waiting to be done, in order; the first one may need a decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Written as `{"task": "<kind>", ...its members}`; reading refuses a member the kind does not
+/// have (see [`strict`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "task")]
 pub enum Task {
     /// `side` takes `n` hits in `region`.
@@ -283,8 +453,10 @@ pub struct Fight {
     /// The Patriot defender's hit number (5, or 4 and 3 with 11.2).
     pub hit: u8,
     /// The counters that assaulted.
+    #[serde(with = "unit_list")]
     pub att: Units,
     /// The counters that defended.
+    #[serde(with = "unit_list")]
     pub def: Units,
     /// Dice rolled by each side in the last round (to stop a round with no dice, B15).
     pub dice: [u8; 2],
@@ -355,6 +527,7 @@ pub struct State {
     pub phase: Phase,
     pub fight: Fight,
     /// Counters picked so far in the current action.
+    #[serde(with = "unit_list")]
     pub sel: Units,
     /// Steps done in the current action (counters moved, cannons fired...).
     pub count: u8,
@@ -368,6 +541,61 @@ impl State {
     #[inline]
     pub fn side_of(&self, u: u8) -> u8 {
         self.units[u as usize].side
+    }
+}
+
+/// A set of counters in the position format: the list of their indices, ascending
+/// (`[3, 17, 70]`). A mask does not fit JSON's numbers once a counter of index 64 or more is
+/// in it; a list is also readable. Reading refuses an index of [`MAX_UNITS`] or more and an
+/// index given twice or out of order, so every set has exactly one form.
+pub mod unit_list {
+    use super::{MAX_UNITS, Units, bits};
+    use serde::de::{Error, SeqAccess, Visitor};
+    use serde::ser::SerializeSeq;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(m: &Units, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(m.count_ones() as usize))?;
+        for i in bits(*m) {
+            seq.serialize_element(&i)?;
+        }
+        seq.end()
+    }
+
+    struct V;
+
+    impl<'de> Visitor<'de> for V {
+        type Value = Units;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(
+                f,
+                "a list of counter indices (0 to {}), ascending, each once",
+                MAX_UNITS - 1
+            )
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Units, A::Error> {
+            let mut m: Units = 0;
+            let mut last: Option<u8> = None;
+            while let Some(i) = seq.next_element::<u8>()? {
+                if i as usize >= MAX_UNITS {
+                    return Err(A::Error::custom(format!(
+                        "counter index {i}: there are at most {MAX_UNITS} counters"
+                    )));
+                }
+                if last.is_some_and(|l| l >= i) {
+                    return Err(A::Error::custom(format!(
+                        "counter index {i}: list each counter once, in ascending order"
+                    )));
+                }
+                last = Some(i);
+                m |= 1u128 << i;
+            }
+            Ok(m)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Units, D::Error> {
+        d.deserialize_seq(V)
     }
 }
 
