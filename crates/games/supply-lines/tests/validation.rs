@@ -263,7 +263,7 @@ fn exercise(
 fn mutated_positions_are_refused_or_play_on_without_panic() {
     let g = Arc::new(game());
     let (mut refused, mut accepted) = (0u32, 0u32);
-    let states = real_positions(&g, 0..4, 41);
+    let states = real_positions(&g, 0..2, 83);
     for (k, s) in states.iter().enumerate() {
         let v = serde_json::to_value(s).unwrap();
         for (path, leaf) in leaves(&v, String::new()) {
