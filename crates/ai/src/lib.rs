@@ -12,7 +12,7 @@ pub mod mcts;
 pub mod sim;
 
 use mcts::{Budget, Params};
-use muster_core::{Dice, Error, ErrorKind, Game, Knowledge, Match, Session, Side};
+use muster_core::{Dice, Error, ErrorKind, Knowledge, Match, Session, Side};
 use serde::Serialize;
 use std::marker::PhantomData;
 
@@ -45,7 +45,7 @@ impl Level {
 
     pub fn description(self) -> &'static str {
         match self {
-            Level::Random => "plays any legal action at random",
+            Level::Random => "plays any legal action at random, never resigning",
             Level::Easy => "looks one decision ahead, judging each by a few short playouts",
             Level::Medium => "tree search, 1,000 iterations a decision",
             Level::Hard => "tree search, 6,000 iterations a decision over two threads",
@@ -88,12 +88,23 @@ impl std::fmt::Display for Level {
     }
 }
 
-/// A random legal action of the side to act.
-pub fn random_action<G: Game>(game: &G, state: &G::State, seed: u64) -> Option<G::Action> {
+/// A random legal action of the side to act, uniformly among those the game does not weigh
+/// at 0 for playouts ([`Knowledge::playout_weight`]): a game gives that weight to a
+/// resignation (Supply Lines' §13.4 concession), which no baseline should pick because a
+/// uniform pick would take it early in most games. Only when every legal action weighs 0 is
+/// any of them picked.
+pub fn random_action<G: Knowledge>(game: &G, state: &G::State, seed: u64) -> Option<G::Action> {
     let mut legal = Vec::new();
     game.legal_actions(state, &mut legal);
     if legal.is_empty() {
         return None;
+    }
+    if legal.len() > 1 {
+        let all = legal.clone();
+        legal.retain(|&a| game.playout_weight(state, a) > 0);
+        if legal.is_empty() {
+            legal = all;
+        }
     }
     let mut dice = Dice::from_seed(seed);
     Some(legal[dice.below(legal.len() as u32) as usize])

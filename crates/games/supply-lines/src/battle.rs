@@ -11,8 +11,9 @@ use crate::supply::each;
 use crate::support;
 
 /// Areas an army in `at` may fall back to: adjacent, friendly or empty, never the Sea Box
-/// (which has no lines), and not the area the attack came from (§8.1; for a retreat, §8.7,
-/// rulings S6).
+/// (which has no lines); `not` excludes the area the attack came from, which §8.1 does for a
+/// refusal only. A retreat (§8.7) may go to any adjacent friendly or unoccupied area,
+/// including the one the attacker left empty (rulings S6).
 pub fn fallback(d: &Data, s: &State, side: SideId, at: u8, not: Option<u8>) -> u64 {
     let mut m = d.areas[at as usize].lines & !s.held(side.other());
     if let Some(n) = not {
@@ -60,8 +61,9 @@ pub fn legal(d: &Data, s: &State, out: &mut Actions) {
             }
         }
         Phase::Retreat { battle: b } => {
-            // Rulings S6: not into the area the attack came from, as for a refusal.
-            for r in each(fallback(d, s, b.attacker.other(), b.target, Some(b.origin))) {
+            // §8.7 (rulings S6): any adjacent friendly or unoccupied area, the one the
+            // attacker left empty included; only a refusal (§8.1) excludes it.
+            for r in each(fallback(d, s, b.attacker.other(), b.target, None)) {
                 out.push(Action::To(r));
             }
         }
@@ -308,7 +310,7 @@ fn resolve(d: &Data, s: &mut State, mut b: Battle, def_dice: u8, ev: &mut Vec<Ev
         after(s, b.attacker);
         return;
     }
-    if fallback(d, s, def, t, Some(b.origin)) == 0 {
+    if fallback(d, s, def, t, None) == 0 {
         let (u, l) = (x.units, x.leaders);
         let ar = s.area_mut(t);
         ar.units = 0;

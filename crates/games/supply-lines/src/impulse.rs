@@ -28,7 +28,14 @@ fn winter_blocked(d: &Data, s: &State, side: SideId) -> bool {
 
 /// Can `side` activate the army in `a` for `order` now (§7.0-§7.7)?
 /// `enemy` holds the areas the other side's armies occupy.
-fn can_activate_with(d: &Data, s: &State, side: SideId, enemy: u64, a: u8, order: Order) -> bool {
+pub(crate) fn can_activate_with(
+    d: &Data,
+    s: &State,
+    side: SideId,
+    enemy: u64,
+    a: u8,
+    order: Order,
+) -> bool {
     let x = s.area(a);
     if !x.held_by(side) || x.dug_in {
         return false;
@@ -163,8 +170,10 @@ pub fn activate(d: &Data, s: &mut State, side: SideId, a: u8, order: Order, ev: 
         }
         Order::Transport | Order::Bombard => {}
     }
-    if order == Order::March && act.left.is_none() {
-        // A Leader's army is logged once it has chosen the Units it activates.
+    if order == Order::March && act.left.is_none() || order == Order::Attack {
+        // A Leader's March is logged once it has chosen the Units it activates, an Attack
+        // once its Units march in and pay their Food (`launch_attack`): one entry each, with
+        // what was really paid.
         s.phase = Phase::Activate { side, act };
         return;
     }

@@ -70,12 +70,21 @@ impl Knowledge for SupplyLines {
         40
     }
 
+    /// §13.4: the concession weighs 0, so playouts and the `random` baseline never take it
+    /// (a uniform pick among a dozen actions would concede within a few impulses).
+    fn playout_weight(&self, _s: &State, a: Action) -> u32 {
+        u32::from(a != Action::Concede)
+    }
+
     /// Free supply moves (§5.3) are unlimited, so a search bot would shuffle cubes back and
     /// forth for ever: bots only weigh moves that send supplies toward where Units stand (see
     /// [`downhill`]) and never cancel a half-made move. Putting limits right (§5.5) keeps
     /// every relieving move, every War sent to the Sea Box to make room and every discard:
     /// every step of it counts, and it always ends (rulings S5).
+    ///
+    /// §13.4: no bot concedes (rulings S15); the concession stays a player's choice.
     fn prune(&self, s: &State, actions: &mut Vec<Action>) {
+        actions.retain(|&a| a != Action::Concede);
         let d = self.data();
         let (side, pick) = match s.phase {
             Phase::Supply { side, pick }

@@ -118,6 +118,16 @@ impl SupplyLines {
     pub fn data(&self) -> &Data {
         &self.data
     }
+
+    /// Every invariant of a state (`setup::validate`): what a position must satisfy to be
+    /// loaded, and what the random-play tests check after every decision. The error names the
+    /// member at fault and the rule.
+    pub fn check(&self, s: &State) -> Result<(), String> {
+        if s.scenario.as_str() != SCENARIO {
+            return Err(format!("scenario: no scenario {:?}", s.scenario.as_str()));
+        }
+        setup::validate(&self.data, s)
+    }
 }
 
 impl Game for SupplyLines {
@@ -219,10 +229,7 @@ impl Game for SupplyLines {
     }
 
     fn validate(&self, s: &mut State) -> Result<(), String> {
-        if s.scenario.as_str() != SCENARIO {
-            return Err(format!("scenario: no scenario {:?}", s.scenario.as_str()));
-        }
-        setup::validate(&self.data, s)
+        self.check(s)
     }
 
     fn render_text(&self, s: &State, viewer: Viewer) -> String {

@@ -288,10 +288,16 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
         } => entry(
             order.section(),
             format!(
-                "{} activates {} to {} (paying {food} Food, {war} War).",
+                "{} activates the army in {} to {}{}.",
                 side(*x),
                 name(d, *area),
-                order.word()
+                order.word(),
+                match (*food, *war) {
+                    (0, 0) => String::new(),
+                    (f, 0) => format!(", paying {f} Food"),
+                    (0, w) => format!(", paying {w} War"),
+                    (f, w) => format!(", paying {f} Food and {w} War"),
+                }
             ),
             false,
         ),
@@ -355,7 +361,12 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
         ),
         Event::Committed { side: x, war, dice } => entry(
             "8.2",
-            format!("{} expends {war} War for {dice} Battle Dice.", side(*x)),
+            match (*war, *dice) {
+                (0, _) => format!("{} expends no War and has no Battle Dice.", side(*x)),
+                (w, 0) => format!("{} expends {w} War, which earns no Battle Die.", side(*x)),
+                (w, 1) => format!("{} expends {w} War for 1 Battle Die.", side(*x)),
+                (w, n) => format!("{} expends {w} War for {n} Battle Dice.", side(*x)),
+            },
             false,
         ),
         Event::Rolled {
@@ -365,17 +376,29 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
             ignored,
         } => entry(
             "8.4",
-            format!(
-                "{} rolls {}: {hits} Units eliminated{}.",
-                side(*x),
-                rolls(r),
-                if *ignored {
-                    " (the first hit ignored: Dug-In)"
-                } else {
-                    ""
-                }
-            ),
-            true,
+            if r.is_empty() {
+                format!(
+                    "{} has no Battle Dice to roll: no Units eliminated.",
+                    side(*x)
+                )
+            } else {
+                format!(
+                    "{} rolls {}: {} eliminated{}.",
+                    side(*x),
+                    rolls(r),
+                    match hits {
+                        0 => "no Units".to_string(),
+                        1 => "1 Unit".to_string(),
+                        n => format!("{n} Units"),
+                    },
+                    if *ignored {
+                        " (the first hit ignored: Dug-In)"
+                    } else {
+                        ""
+                    }
+                )
+            },
+            !r.is_empty(),
         ),
         Event::BattleResult {
             attacker_won,

@@ -202,8 +202,17 @@ pub struct Battle {
 }
 
 /// Where the game stands: whose decision, and about what.
+///
+/// Read through [`PhaseIn`], whose steps without members are empty structs, so that an
+/// unknown member is refused in every step (serde ignores members given to a unit variant of
+/// an internally tagged enum).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "step", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(
+    tag = "step",
+    rename_all = "kebab-case",
+    deny_unknown_fields,
+    from = "PhaseIn"
+)]
 pub enum Phase {
     /// §5.2: the Crown chooses how many of Nova Scotia's supplies are Food (the rest War).
     NovaScotia { output: u8 },
@@ -251,6 +260,77 @@ pub enum Phase {
     PlaceLeader,
     /// The game is over.
     Over,
+}
+
+/// The form `phase` is read in: [`Phase`] with every step a struct (see there).
+#[derive(Deserialize)]
+#[serde(tag = "step", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum PhaseIn {
+    NovaScotia {
+        output: u8,
+    },
+    Supply {
+        side: SideId,
+        #[serde(default)]
+        pick: Pick,
+    },
+    Request {},
+    Impulse {
+        side: SideId,
+        #[serde(default)]
+        pick: Pick,
+        #[serde(default)]
+        moved: bool,
+    },
+    Activate {
+        side: SideId,
+        act: Activation,
+    },
+    After {
+        side: SideId,
+        #[serde(default)]
+        pick: Pick,
+    },
+    Refuse {
+        battle: Battle,
+    },
+    RefuseCarry {
+        battle: Battle,
+        to: u8,
+        #[serde(default)]
+        food: Option<u8>,
+    },
+    AttackerCommit {
+        battle: Battle,
+    },
+    DefenderCommit {
+        battle: Battle,
+    },
+    Retreat {
+        battle: Battle,
+    },
+    PlaceLeader {},
+    Over {},
+}
+
+impl From<PhaseIn> for Phase {
+    fn from(p: PhaseIn) -> Phase {
+        match p {
+            PhaseIn::NovaScotia { output } => Phase::NovaScotia { output },
+            PhaseIn::Supply { side, pick } => Phase::Supply { side, pick },
+            PhaseIn::Request {} => Phase::Request,
+            PhaseIn::Impulse { side, pick, moved } => Phase::Impulse { side, pick, moved },
+            PhaseIn::Activate { side, act } => Phase::Activate { side, act },
+            PhaseIn::After { side, pick } => Phase::After { side, pick },
+            PhaseIn::Refuse { battle } => Phase::Refuse { battle },
+            PhaseIn::RefuseCarry { battle, to, food } => Phase::RefuseCarry { battle, to, food },
+            PhaseIn::AttackerCommit { battle } => Phase::AttackerCommit { battle },
+            PhaseIn::DefenderCommit { battle } => Phase::DefenderCommit { battle },
+            PhaseIn::Retreat { battle } => Phase::Retreat { battle },
+            PhaseIn::PlaceLeader {} => Phase::PlaceLeader,
+            PhaseIn::Over {} => Phase::Over,
+        }
+    }
 }
 
 /// Why the game ended (§13).

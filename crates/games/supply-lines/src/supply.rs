@@ -62,11 +62,18 @@ pub fn excess(d: &Data, s: &State, side: SideId, a: u8) -> u8 {
     }
 }
 
-/// Bits of `side`'s areas holding more than their limit.
+/// Bits of `side`'s areas holding more than their limit, and of empty Cities and Forts
+/// holding more than 8 (rulings S23: a March that moved supplies into its origin between
+/// detachments and then left it empty; no supply line reaches such an area, so its excess
+/// can only be discarded, §5.5, by the player whose window it is).
 pub fn over(d: &Data, s: &State, side: SideId) -> u64 {
     let mut m = 0;
     for (i, x) in s.areas.iter().enumerate() {
-        if x.side == Some(side) && x.units > 0 && x.cubes() > limit(d, s, i as u8) {
+        let mine = x.side == Some(side) && x.units > 0 && x.cubes() > limit(d, s, i as u8);
+        let left = x.units == 0
+            && matches!(d.kind(i as u8), Kind::City | Kind::Fort)
+            && x.cubes() > d.capacity;
+        if mine || left {
             m |= 1 << i;
         }
     }
@@ -184,7 +191,8 @@ fn stuck(d: &Data, s: &State, side: SideId) -> u64 {
 /// §5.4, §5.5). Moves inside a line only rearrange its cubes, and every area of a line sends
 /// straight to every other, so this count is exact: no search is needed.
 fn unplaceable(d: &Data, s: &State, side: SideId, line: u64) -> u32 {
-    let sea = side.is_crown() && line & d.ports != 0;
+    // Only a held port sends War to the Sea Box (an empty City left over-full holds none).
+    let sea = side.is_crown() && line & d.ports & s.held(side) != 0;
     let (mut cubes, mut cap) = (0u32, 0u32);
     for b in bits(line) {
         let x = s.area(b);

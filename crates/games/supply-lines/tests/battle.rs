@@ -122,6 +122,8 @@ fn rule_8_6_ties_go_to_the_defender_and_patriot_victory_advances_support() {
     assert_eq!(s.support, before);
     // 3 + 1 against 2: the Patriot wins; the Crown makes one morale check needing 2+.
     let (g, mut s) = patriots_attack_boston(3, 2, 2);
+    // One Patriot Unit stays in Roxbury, so the only area open to a retreat is held (§8.7).
+    s.area_mut(at(&g, "roxbury")).units = 4;
     s.dice = dice_rolling(&[6, 1]);
     let before = s.support;
     let ev = play(&g, &mut s, &["attack roxbury", "units 3"]);
@@ -129,7 +131,7 @@ fn rule_8_6_ties_go_to_the_defender_and_patriot_victory_advances_support() {
         ev.iter()
             .any(|e| matches!(e, Event::Support { section: "8.6", to, .. } if *to == before + 1))
     );
-    // Morale failed (1 < 2), Boston's only other line leads to Patriot Cambridge: surrender.
+    // Morale failed (1 < 2), Boston's lines lead to Patriot Roxbury and Cambridge: surrender.
     assert!(s.area(at(&g, "boston")).held_by(P));
     assert_eq!(s.support, before + 2, "a Crown army surrendered too");
 }
@@ -139,7 +141,8 @@ fn rule_8_6_crown_beating_a_patriot_leader_regresses_support() {
     let g = game();
     let mut s = blank(&g, C);
     keep_leaders(&g, &mut s);
-    put(&g, &mut s, "boston", C, 4, 1, 1, 1);
+    // One Crown Unit stays in Boston: the retreat has nowhere to go (§8.7).
+    put(&g, &mut s, "boston", C, 5, 1, 1, 1);
     put(&g, &mut s, "roxbury", P, 1, 1, 0, 0);
     put(&g, &mut s, "cambridge", C, 1, 0, 0, 0);
     put(&g, &mut s, "attleboro", C, 1, 0, 0, 0);
@@ -242,7 +245,8 @@ fn rule_8_7_losing_the_last_leader_loses_the_game() {
     let g = game();
     let mut s = blank(&g, C);
     put(&g, &mut s, "nova-scotia", C, 1, 1, 0, 0);
-    put(&g, &mut s, "boston", C, 4, 1, 1, 1);
+    // One Crown Unit stays in Boston: the retreat has nowhere to go (§8.7).
+    put(&g, &mut s, "boston", C, 5, 1, 1, 1);
     put(&g, &mut s, "roxbury", P, 1, 1, 0, 0);
     put(&g, &mut s, "cambridge", C, 1, 0, 0, 0);
     put(&g, &mut s, "attleboro", C, 1, 0, 0, 0);
@@ -318,7 +322,8 @@ fn rule_8_7_a_defender_losing_every_unit_surrenders_without_the_8_6_step() {
     let g = game();
     let mut s = blank(&g, C);
     keep_leaders(&g, &mut s);
-    put(&g, &mut s, "boston", C, 4, 1, 1, 1);
+    // One Crown Unit stays in Boston: the retreat has nowhere to go (§8.7).
+    put(&g, &mut s, "boston", C, 5, 1, 1, 1);
     put(&g, &mut s, "roxbury", P, 1, 1, 0, 0);
     put(&g, &mut s, "cambridge", C, 1, 0, 0, 0);
     put(&g, &mut s, "attleboro", C, 1, 0, 0, 0);
@@ -478,4 +483,72 @@ fn rule_8_8_a_skirmish_that_eliminates_every_unit_is_a_surrender() {
     assert_eq!((r.units, r.cubes(), r.side), (0, 0, None));
     assert_eq!(s.support, before + 1, "a Crown army surrendered");
     assert_eq!(s.area(at(&g, "cambridge")).units, 2);
+}
+
+/// §8.7 (rulings S6): a beaten defender retreats to any adjacent friendly or unoccupied area,
+/// the one the attacker left empty included; only a refusal (§8.1) may not go there.
+#[test]
+fn rule_8_7_a_beaten_army_may_retreat_into_the_area_the_attacker_left() {
+    let g = game();
+    let mut s = blank(&g, C);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", C, 4, 1, 1, 1);
+    put(&g, &mut s, "cambridge", P, 3, 0, 2, 1);
+    s.area_mut(at(&g, "cambridge")).dug_in = true;
+    s.dice = dice_rolling(&[6, 1, 5]);
+    play(&g, &mut s, &["attack boston", "units 4", "war 0"]);
+    assert!(matches!(s.phase, Phase::Retreat { .. }), "{:?}", s.phase);
+    assert_eq!(
+        s.area(at(&g, "boston")).units,
+        0,
+        "the attacker left Boston empty"
+    );
+    assert!(
+        is_legal(&g, &s, "to boston"),
+        "Boston is adjacent and unoccupied: {:?}",
+        legal(&g, &s)
+    );
+    play(&g, &mut s, &["to boston"]);
+    let b = s.area(at(&g, "boston"));
+    assert!(b.held_by(P));
+    assert_eq!(b.units, 3);
+    assert!(s.area(at(&g, "cambridge")).held_by(C));
+}
+
+/// §7.3, §8.3, §8.4 in the log: an attack's activation is logged once, with the Food really
+/// paid; a defender who spends no War and rolls no dice is logged in plain words.
+#[test]
+fn rule_8_3_the_log_says_what_an_attack_paid_and_that_a_defender_without_war_rolls_nothing() {
+    use muster_core::game::Game;
+    let (g, mut s) = patriots_attack_boston(3, 3, 4);
+    s.dice = dice_rolling(&[6, 6, 6]);
+    let mut texts = Vec::new();
+    for m in ["attack roxbury", "units 3", "war 3"] {
+        let ev = play(&g, &mut s, &[m]);
+        texts.extend(ev.iter().map(|e| g.describe(&s, e).text));
+    }
+    let activations: Vec<&String> = texts.iter().filter(|t| t.contains("activates")).collect();
+    assert_eq!(
+        activations,
+        vec!["Patriot activates the army in Roxbury to attack, paying 1 Food."],
+        "{texts:#?}"
+    );
+    assert!(
+        texts
+            .iter()
+            .any(|t| t == "Crown expends no War and has no Battle Dice."),
+        "{texts:#?}"
+    );
+    assert!(
+        texts
+            .iter()
+            .any(|t| t == "Crown has no Battle Dice to roll: no Units eliminated."),
+        "{texts:#?}"
+    );
+    assert!(
+        !texts
+            .iter()
+            .any(|t| t.contains("rolls :") || t.contains(" 0 Food, 0 War")),
+        "{texts:#?}"
+    );
 }

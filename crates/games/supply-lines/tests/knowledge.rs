@@ -167,3 +167,35 @@ fn rule_5_5_bots_weigh_making_room_through_the_sea_box() {
         play(&g, &mut s, &[step]);
     }
 }
+
+/// §13.4 (rulings S24): the concession is offered to players, but no bot takes it: the
+/// `random` baseline picks among the other actions, search bots never weigh it, and playouts
+/// give it weight 0.
+#[test]
+fn rule_13_4_no_bot_concedes() {
+    use muster_ai::{Level, choose};
+    let g = game();
+    let mut s = g.new_game(SCENARIO, &Options::new(), 5).unwrap();
+    let mut pick = Dice::from_seed(9);
+    let mut legal = Vec::new();
+    let mut offered = 0;
+    // Random bots play 300 decisions (or to the end): never a concession.
+    for n in 0..300u64 {
+        let Some(side) = g.to_act(&s) else { break };
+        g.legal_actions(&s, &mut legal);
+        if legal.contains(&Action::Concede) {
+            offered += 1;
+            assert_eq!(g.playout_weight(&s, Action::Concede), 0);
+            let mut pruned = legal.clone();
+            g.prune(&s, &mut pruned);
+            assert!(!pruned.contains(&Action::Concede));
+            for seed in 0..50 {
+                assert_ne!(choose(&g, &s, Level::Random, seed), Some(Action::Concede));
+            }
+            assert_ne!(choose(&g, &s, Level::Easy, n), Some(Action::Concede));
+        }
+        let a = choose(&g, &s, Level::Random, n ^ pick.next_u64()).unwrap();
+        g.apply(&mut s, side, a).unwrap();
+    }
+    assert!(offered > 10, "the concession was offered {offered} times");
+}
