@@ -73,7 +73,8 @@ pub struct Area {
 
 impl Area {
     pub fn cubes(&self) -> u8 {
-        self.food + self.war
+        // Saturating: a loaded position may carry any u8 here until `validate` refuses it.
+        self.food.saturating_add(self.war)
     }
     pub fn held_by(&self, side: SideId) -> bool {
         self.units > 0 && self.side == Some(side)
