@@ -159,12 +159,50 @@ pub const NAME_SLOW_AFTER: usize = 10;
 pub const NAME_MAX_DELAY: Duration = Duration::from_secs(4);
 const WINDOW: Duration = Duration::from_secs(300);
 
+/// Moments by key within a sliding window of `span`, in a map that drops expired keys once it
+/// holds more than 100,000 (bounded memory under a flood of distinct names or addresses).
+struct Windows<K> {
+    span: Duration,
+    map: HashMap<K, Vec<Instant>>,
+}
+
+impl<K: Eq + std::hash::Hash + Clone> Windows<K> {
+    fn new(span: Duration) -> Self {
+        Windows {
+            span,
+            map: HashMap::new(),
+        }
+    }
+
+    /// The key's moments still within the window, oldest first.
+    fn recent(&mut self, key: &K, now: Instant) -> &mut Vec<Instant> {
+        let span = self.span;
+        let live = |t: &Instant| now.duration_since(*t) < span;
+        if self.map.len() > 100_000 {
+            self.map.retain(|_, list| {
+                list.retain(live);
+                !list.is_empty()
+            });
+        }
+        let list = self.map.entry(key.clone()).or_default();
+        list.retain(live);
+        list
+    }
+}
+
 /// Log-in attempts by key (a name and address pair, an address, a name). An attempt is counted
 /// when it starts, before the password is checked, so that guesses sent at once cannot slip
 /// past the limit; a successful one is taken back. Policy in docs/server.md.
-#[derive(Default)]
 pub struct Limiter {
-    attempts: Mutex<HashMap<String, Vec<Instant>>>,
+    attempts: Mutex<Windows<String>>,
+}
+
+impl Default for Limiter {
+    fn default() -> Self {
+        Limiter {
+            attempts: Mutex::new(Windows::new(WINDOW)),
+        }
+    }
 }
 
 /// An attempt counted by [`Limiter::begin`].
@@ -173,10 +211,6 @@ pub struct Attempt {
     at: Instant,
     /// How long to wait before checking the password (a name under attack).
     pub delay: Duration,
-}
-
-fn prune(list: &mut Vec<Instant>, now: Instant) {
-    list.retain(|t| now.duration_since(*t) < WINDOW);
 }
 
 impl Limiter {
@@ -189,25 +223,18 @@ impl Limiter {
             format!("addr:{addr}"),
             format!("name:{name}"),
         ];
-        let mut map = self.attempts.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() > 100_000 {
-            // Bounded memory under a flood of distinct names: drop what has expired.
-            map.retain(|_, list| {
-                prune(list, now);
-                !list.is_empty()
-            });
-        }
+        let mut windows = self.attempts.lock().unwrap_or_else(|p| p.into_inner());
         for (key, limit) in [(&keys[0], PAIR_LIMIT), (&keys[1], ADDR_LIMIT)] {
-            let list = map.entry(key.clone()).or_default();
-            prune(list, now);
+            let list = windows.recent(key, now);
             if list.len() >= limit {
                 let wait = WINDOW.saturating_sub(now.duration_since(list[0]));
                 return Err(wait.max(Duration::from_secs(1)));
             }
         }
-        let name_list = map.entry(keys[2].clone()).or_default();
-        prune(name_list, now);
-        let over = name_list.len().saturating_sub(NAME_SLOW_AFTER - 1);
+        let over = windows
+            .recent(&keys[2], now)
+            .len()
+            .saturating_sub(NAME_SLOW_AFTER - 1);
         let delay = if over == 0 {
             Duration::ZERO
         } else {
@@ -215,7 +242,7 @@ impl Limiter {
                 .min(NAME_MAX_DELAY)
         };
         for k in &keys {
-            map.entry(k.clone()).or_default().push(now);
+            windows.recent(k, now).push(now);
         }
         Ok(Attempt {
             keys,
@@ -226,9 +253,9 @@ impl Limiter {
 
     /// Takes back an attempt that succeeded (or that the server, not the password, failed).
     pub fn take_back(&self, attempt: Attempt) {
-        let mut map = self.attempts.lock().unwrap_or_else(|p| p.into_inner());
+        let mut windows = self.attempts.lock().unwrap_or_else(|p| p.into_inner());
         for k in &attempt.keys {
-            if let Some(list) = map.get_mut(k)
+            if let Some(list) = windows.map.get_mut(k)
                 && let Some(i) = list.iter().position(|t| *t == attempt.at)
             {
                 list.remove(i);
@@ -241,9 +268,16 @@ impl Limiter {
 pub const READ_LIMIT: usize = 60;
 
 /// A per-address limit on expensive reads.
-#[derive(Default)]
 pub struct ReadLimiter {
-    reads: Mutex<HashMap<IpAddr, Vec<Instant>>>,
+    reads: Mutex<Windows<IpAddr>>,
+}
+
+impl Default for ReadLimiter {
+    fn default() -> Self {
+        ReadLimiter {
+            reads: Mutex::new(Windows::new(Duration::from_secs(60))),
+        }
+    }
 }
 
 impl ReadLimiter {
@@ -251,13 +285,8 @@ impl ReadLimiter {
     pub fn check(&self, addr: Option<IpAddr>) -> ApiResult<()> {
         let Some(addr) = addr else { return Ok(()) };
         let now = Instant::now();
-        let minute = Duration::from_secs(60);
-        let mut map = self.reads.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() > 100_000 {
-            map.retain(|_, l| l.iter().any(|t| now.duration_since(*t) < minute));
-        }
-        let list = map.entry(addr).or_default();
-        list.retain(|t| now.duration_since(*t) < minute);
+        let mut windows = self.reads.lock().unwrap_or_else(|p| p.into_inner());
+        let list = windows.recent(&addr, now);
         if list.len() >= READ_LIMIT {
             return Err(ApiError::rate_limited(format!(
                 "at most {READ_LIMIT} replays and records a minute from one address; wait a little"
