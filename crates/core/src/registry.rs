@@ -4,7 +4,7 @@
 use crate::bench::{self, BenchReport};
 use crate::error::{Error, ErrorKind};
 use crate::game::{Game, GameInfo, LogEntry, Options, Outcome, Prompt, Side, Viewer};
-use crate::record::Record;
+use crate::record::{Record, RecordedAction};
 use crate::session::Session;
 use serde::Serialize;
 use serde_json::Value;
@@ -59,6 +59,20 @@ pub trait Match: Send {
     fn record(&self) -> Record;
     /// The log as `side` may read it (`None`: a spectator).
     fn log(&self, side: Option<&str>) -> Result<Vec<LogEntry>, Error>;
+    /// How many actions the record holds (without copying it, as `record` does).
+    fn actions_len(&self) -> usize;
+    /// The record's actions from index `from` on.
+    fn actions_from(&self, from: usize) -> Vec<RecordedAction>;
+    /// How many entries the whole log holds (every audience's).
+    fn log_len(&self) -> usize;
+    /// Of the whole log's entries from index `from` on, those `side` may read, and how many it
+    /// may read before `from`; see [`Session::log_from`].
+    fn log_from(&self, side: Option<&str>, from: usize) -> Result<(usize, Vec<LogEntry>), Error>;
+    /// A mark to come back to with [`Match::restore`] after `act`s (not after an undo).
+    fn checkpoint(&self) -> Box<dyn std::any::Any + Send>;
+    /// Goes back to a mark of [`Match::checkpoint`]; false (nothing changed) for a mark of
+    /// another game.
+    fn restore(&mut self, mark: Box<dyn std::any::Any + Send>) -> bool;
     /// The board as text for `side`.
     fn render_text(&self, side: Option<&str>) -> Result<String, Error>;
     fn clone_box(&self) -> Box<dyn Match>;
@@ -183,6 +197,34 @@ impl<G: Game> Match for Session<G> {
     }
     fn log(&self, side: Option<&str>) -> Result<Vec<LogEntry>, Error> {
         Ok(self.log_for(viewer_of(self.game(), side)?))
+    }
+    fn actions_len(&self) -> usize {
+        Session::record(self).actions.len()
+    }
+    fn actions_from(&self, from: usize) -> Vec<RecordedAction> {
+        Session::record(self)
+            .actions
+            .get(from..)
+            .unwrap_or_default()
+            .to_vec()
+    }
+    fn log_len(&self) -> usize {
+        self.log().len()
+    }
+    fn log_from(&self, side: Option<&str>, from: usize) -> Result<(usize, Vec<LogEntry>), Error> {
+        Ok(Session::log_from(self, viewer_of(self.game(), side)?, from))
+    }
+    fn checkpoint(&self) -> Box<dyn std::any::Any + Send> {
+        Box::new(Session::checkpoint(self))
+    }
+    fn restore(&mut self, mark: Box<dyn std::any::Any + Send>) -> bool {
+        match mark.downcast::<crate::session::Checkpoint<G::State>>() {
+            Ok(c) => {
+                Session::restore(self, *c);
+                true
+            }
+            Err(_) => false,
+        }
     }
     fn render_text(&self, side: Option<&str>) -> Result<String, Error> {
         let viewer = viewer_of(self.game(), side)?;

@@ -28,6 +28,22 @@ struct UndoStep<S> {
     log_len: usize,
 }
 
+/// See [`Session::checkpoint`].
+pub struct Checkpoint<S> {
+    state: S,
+    log_len: usize,
+    actions: usize,
+    undo: Vec<UndoStep<S>>,
+}
+
+fn readable(e: &LogEntry, viewer: Viewer) -> bool {
+    match (e.audience, viewer) {
+        (Audience::All, _) => true,
+        (Audience::Side(s), Viewer::Side(v)) => s == v,
+        (Audience::Side(_), Viewer::Spectator) => false,
+    }
+}
+
 /// A game in progress with its record, log and undo stack.
 pub struct Session<G: Game> {
     game: Arc<G>,
@@ -332,12 +348,45 @@ impl<G: Game> Session<G> {
     pub fn log_for(&self, viewer: Viewer) -> Vec<LogEntry> {
         self.log
             .iter()
-            .filter(|e| match (e.audience, viewer) {
-                (Audience::All, _) => true,
-                (Audience::Side(s), Viewer::Side(v)) => s == v,
-                (Audience::Side(_), Viewer::Spectator) => false,
-            })
+            .filter(|e| readable(e, viewer))
             .cloned()
             .collect()
+    }
+
+    /// Of the whole log's entries from index `from` on, those `viewer` may read; and how many
+    /// it may read before `from` (the index its reading of the first one has).
+    pub fn log_from(&self, viewer: Viewer, from: usize) -> (usize, Vec<LogEntry>) {
+        let from = from.min(self.log.len());
+        let before = self.log[..from]
+            .iter()
+            .filter(|e| readable(e, viewer))
+            .count();
+        let after = self.log[from..]
+            .iter()
+            .filter(|e| readable(e, viewer))
+            .cloned()
+            .collect();
+        (before, after)
+    }
+
+    /// What puts this session back as it is now, after [`Session::act`] or
+    /// [`Session::act_parsed`] (for a caller that must take an action back when it cannot be
+    /// stored). Cheaper than a clone: the log and record are only cut back.
+    pub fn checkpoint(&self) -> Checkpoint<G::State> {
+        Checkpoint {
+            state: self.state.clone(),
+            log_len: self.log.len(),
+            actions: self.record.actions.len(),
+            undo: self.undo.clone(),
+        }
+    }
+
+    /// Goes back to `c`, taken from this session before actions were applied (never after an
+    /// undo, which cuts the log).
+    pub fn restore(&mut self, c: Checkpoint<G::State>) {
+        self.state = c.state;
+        self.log.truncate(c.log_len);
+        self.record.actions.truncate(c.actions);
+        self.undo = c.undo;
     }
 }

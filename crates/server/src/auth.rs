@@ -1,7 +1,7 @@
 //! Accounts: sign-up, log-in, log-out; argon2id password hashes; session cookies; the CSRF
 //! double-submit check; log-in rate limiting.
 
-use crate::db::WriteTx;
+use crate::db::{Stmt, WriteError};
 use crate::error::{ApiError, ApiResult};
 use crate::{AppState, Body, now, parse_body};
 use argon2::password_hash::phc::PasswordHash;
@@ -41,7 +41,7 @@ pub fn random_u64() -> u64 {
     u64::from_le_bytes(bytes)
 }
 
-fn hash_token(token: &str) -> String {
+pub fn hash_token(token: &str) -> String {
     Sha256::digest(token.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -81,22 +81,36 @@ impl FromRequestParts<AppState> for MaybeUser {
         let Some(token) = cookie(&parts.headers, SESSION_COOKIE) else {
             return Ok(MaybeUser(None));
         };
-        let row = sqlx::query(
-            "SELECT u.id, u.name FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = $1 AND s.expires > $2",
-        )
-        .bind(hash_token(&token))
-        .bind(now())
-        .fetch_optional(&state.db.pool)
-        .await?;
-        let user = match row {
-            Some(r) => Some(User {
+        Ok(MaybeUser(session_user(state, &hash_token(&token)).await?))
+    }
+}
+
+/// The user of the session whose token hashes to `key`, if it is live: from memory, or read
+/// once from the database.
+pub async fn session_user(state: &AppState, key: &str) -> ApiResult<Option<User>> {
+    if let Some(user) = state.sessions.get(key) {
+        return Ok(Some(user));
+    }
+    let row = sqlx::query(
+        "SELECT u.id, u.name, s.expires FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = $1 AND s.expires > $2",
+    )
+    .bind(key)
+    .bind(now())
+    .fetch_optional(&state.db.pool)
+    .await?;
+    Ok(match row {
+        Some(r) => {
+            let user = User {
                 id: r.try_get(0)?,
                 name: r.try_get(1)?,
-            }),
-            None => None,
-        };
-        Ok(MaybeUser(user))
-    }
+            };
+            state
+                .sessions
+                .put(key.to_string(), user.clone(), r.try_get(2)?);
+            Some(user)
+        }
+        None => None,
+    })
 }
 
 /// Extracts the user, refusing anonymous requests.
@@ -366,17 +380,21 @@ fn with_new_csrf(state: &AppState, mut body: serde_json::Value) -> Response {
     response
 }
 
-/// Stores a new session for `user` (in the caller's transaction) and returns its token.
-async fn insert_session(tx: &mut WriteTx, user: &User) -> ApiResult<String> {
+/// A new session for `user`: its token, and the statement that stores it (in the caller's
+/// write). Call [`Sessions::put`] once that write is stored.
+fn new_session(user: &User) -> (String, Stmt, i64) {
     let token = random_token();
-    sqlx::query("INSERT INTO sessions (token, user_id, created, expires) VALUES ($1, $2, $3, $4)")
-        .bind(hash_token(&token))
-        .bind(&user.id)
-        .bind(now())
-        .bind(now() + SESSION_DAYS * 86_400)
-        .execute(tx.conn())
-        .await?;
-    Ok(token)
+    let expires = now() + SESSION_DAYS * 86_400;
+    let stmt = Stmt::new(
+        "INSERT INTO sessions (token, user_id, created, expires) VALUES ($1, $2, $3, $4)",
+        vec![
+            hash_token(&token).into(),
+            (&user.id).into(),
+            now().into(),
+            expires.into(),
+        ],
+    );
+    (token, stmt, expires)
 }
 
 fn session_answer(state: &AppState, user: &User, token: &str) -> Response {
@@ -445,33 +463,34 @@ pub async fn signup(
         id: random_token(),
         name: c.name.clone(),
     };
-    let mut tx = state.db.begin_write().await?;
-    // Checked inside the write transaction: the unique index says the same, but a database
-    // whose old names clash has no index yet (see `db::ensure_unique_names`).
-    let clash = sqlx::query("SELECT 1 FROM users WHERE name_key = $1")
-        .bind(&key)
-        .fetch_optional(tx.conn())
-        .await?;
-    if clash.is_some() {
-        return Err(name_taken());
+    // The name is checked inside the write itself: the unique index says the same, but a
+    // database whose old names clash has no index yet (see `db::ensure_unique_names`).
+    let (token, session, expires) = new_session(&user);
+    let stored = state
+        .db
+        .write(vec![
+            Stmt::new(
+                "INSERT INTO users (id, name, name_key, pass_hash, created)
+                 SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM users WHERE name_key = $3)",
+                vec![
+                    (&user.id).into(),
+                    (&user.name).into(),
+                    (&key).into(),
+                    hash.into(),
+                    now().into(),
+                ],
+            )
+            .expect_rows(1, "name_taken"),
+            session,
+        ])
+        .await;
+    match stored {
+        Err(WriteError::Unmet(_) | WriteError::Unique) => return Err(name_taken()),
+        other => other?,
     }
-    let inserted = sqlx::query(
-        "INSERT INTO users (id, name, name_key, pass_hash, created) VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(&user.id)
-    .bind(&user.name)
-    .bind(&key)
-    .bind(&hash)
-    .bind(now())
-    .execute(tx.conn())
-    .await;
-    match inserted {
-        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(name_taken()),
-        Err(e) => return Err(e.into()),
-        Ok(_) => {}
-    }
-    let token = insert_session(&mut tx, &user).await?;
-    tx.commit().await?;
+    state
+        .sessions
+        .put(hash_token(&token), user.clone(), expires);
     Ok(session_answer(&state, &user, &token))
 }
 
@@ -539,13 +558,13 @@ pub async fn login(
         ));
     };
     let user = User { id, name };
-    let stored_session = async {
-        let mut tx = state.db.begin_write().await?;
-        let token = insert_session(&mut tx, &user).await?;
-        tx.commit().await?;
-        Ok::<_, ApiError>(token)
-    }
-    .await;
+    let (token, session, expires) = new_session(&user);
+    let stored_session = state.db.write(vec![session]).await.map(|()| {
+        state
+            .sessions
+            .put(hash_token(&token), user.clone(), expires);
+        token
+    });
     state.limiter.take_back(attempt);
     Ok(session_answer(&state, &user, &stored_session?))
 }
@@ -555,16 +574,68 @@ pub async fn login(
 pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
     check_csrf(&headers)?;
     if let Some(token) = cookie(&headers, SESSION_COOKIE) {
-        let mut tx = state.db.begin_write().await?;
-        sqlx::query("DELETE FROM sessions WHERE token = $1")
-            .bind(hash_token(&token))
-            .execute(tx.conn())
+        let key = hash_token(&token);
+        state
+            .db
+            .write(vec![Stmt::new(
+                "DELETE FROM sessions WHERE token = $1",
+                vec![(&key).into()],
+            )])
             .await?;
-        tx.commit().await?;
+        state.sessions.remove(&key);
     }
     let mut response = with_new_csrf(&state, json!({"ok": true}));
     response
         .headers_mut()
         .append(SET_COOKIE, session_cookie(&state, "", 0));
     Ok(response)
+}
+
+/// Sessions looked up or made since the start, so that a request costs no database read: a
+/// log-out removes its entry once the database has, and an entry past its expiry is not used.
+#[derive(Default)]
+pub struct Sessions {
+    by_token: Mutex<HashMap<String, (User, i64)>>,
+}
+
+/// Sessions kept in memory at most; past that, expired ones go, then all (they are read back
+/// from the database as they are used).
+pub const SESSION_CACHE: usize = 100_000;
+
+impl Sessions {
+    fn get(&self, key: &str) -> Option<User> {
+        let map = self.by_token.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(key)
+            .filter(|(_, expires)| *expires > now())
+            .map(|(u, _)| u.clone())
+    }
+
+    fn put(&self, key: String, user: User, expires: i64) {
+        let mut map = self.by_token.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= SESSION_CACHE {
+            let t = now();
+            map.retain(|_, (_, e)| *e > t);
+            if map.len() >= SESSION_CACHE {
+                map.clear();
+            }
+        }
+        map.insert(key, (user, expires));
+    }
+
+    fn remove(&self, key: &str) {
+        let mut map = self.by_token.lock().unwrap_or_else(|p| p.into_inner());
+        map.remove(key);
+    }
+
+    /// How many are held (for the tests).
+    pub fn len(&self) -> usize {
+        self.by_token
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }

@@ -1,20 +1,20 @@
-//! Storage through sqlx's `Any` driver: one code path for SQLite (the default, a file in WAL
-//! mode) and PostgreSQL. Only portable SQL: TEXT and BIGINT columns, `$n` parameters.
-//!
-//! Every write goes through [`WriteTx`]: an explicit transaction on a connection of its own
-//! that is thrown away (never returned to the pool) if anything in it fails. A connection
-//! whose `COMMIT` failed (a full disk, a lost lock) may still hold an open transaction; handed
-//! out again it would answer later writes from inside that transaction, acknowledging changes
-//! that never reach the file and keeping the write lock for good. Discarding it is what lets
-//! the server recover by itself once writes succeed again.
+//! Storage. Reads go through sqlx's `Any` pool (SQLite in WAL mode, or PostgreSQL), and only
+//! for what is not in memory (a game loaded back, the lobby, a session not yet cached). Every
+//! write goes through **one writer** that owns the database connection it writes with
+//! ([`Writer`]): on SQLite a thread of its own with a rusqlite connection, on PostgreSQL a task
+//! with one sqlx connection. Writes queued while a transaction runs are committed together in
+//! the next one (group commit), each inside a savepoint of its own so that one refused write
+//! does not undo the others; an answer says "stored" only after its COMMIT succeeded. A
+//! transaction that could not commit is rolled back, and a connection left inside a transaction
+//! (a COMMIT that failed on a full disk) is closed and opened anew, so that later writes never
+//! land inside it. Only portable SQL: TEXT and BIGINT columns, `$n` parameters.
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::pool::PoolConnection;
-use sqlx::{Any, AnyConnection, AnyPool, AssertSqlSafe, Row};
+use sqlx::{AnyPool, Row};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
-use tokio::sync::{Mutex, OwnedMutexGuard};
+use tokio::sync::{mpsc, oneshot};
 
 /// The schema, by version. Each step runs once, in order, in a transaction.
 const MIGRATIONS: &[&[&str]] = &[
@@ -88,27 +88,125 @@ impl Sync {
     }
 }
 
-/// The database: its pool, and what every write needs.
+/// The database: the read pool and the one writer.
 #[derive(Clone)]
 pub struct Db {
+    /// For reads only; every write goes through [`Db::write`].
     pub pool: AnyPool,
     sqlite: bool,
-    /// SQLite allows one writer at a time; queueing writers here, in order, avoids SQLite's
-    /// sleep-and-retry on a busy database (PostgreSQL needs no such queue).
-    queue: Option<Arc<Mutex<()>>>,
-    /// A cap on the SQLite file's size in pages (`PRAGMA max_page_count`), applied before each
-    /// write: `u32::MAX` while none was ever set, 0 once lifted. The tests' full disk.
+    writer: mpsc::Sender<Job>,
+    /// A cap on the SQLite file's size in pages (`PRAGMA max_page_count`) for the writer's
+    /// connection: `u32::MAX` while none was ever set, 0 once lifted. The tests' full disk.
     max_pages: Arc<AtomicU32>,
     /// The SQLite file, for the start-up checks.
     file: Option<PathBuf>,
 }
 
-/// Opens (creating if needed) the database and brings its schema up to date.
+/// A value bound to a statement's parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    Text(String),
+    Int(i64),
+    Null,
+}
+
+impl From<&str> for Arg {
+    fn from(s: &str) -> Self {
+        Arg::Text(s.to_string())
+    }
+}
+impl From<&String> for Arg {
+    fn from(s: &String) -> Self {
+        Arg::Text(s.clone())
+    }
+}
+impl From<String> for Arg {
+    fn from(s: String) -> Self {
+        Arg::Text(s)
+    }
+}
+impl From<i64> for Arg {
+    fn from(n: i64) -> Self {
+        Arg::Int(n)
+    }
+}
+impl<T: Into<Arg>> From<Option<T>> for Arg {
+    fn from(v: Option<T>) -> Self {
+        v.map_or(Arg::Null, Into::into)
+    }
+}
+
+/// One statement of a write, with `$1`, `$2`... parameters.
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub sql: &'static str,
+    pub args: Vec<Arg>,
+    /// When set, the write fails with [`WriteError::Unmet`] (and changes nothing) unless the
+    /// statement changed exactly this many rows: how a write says "only if the game is still
+    /// at version V" or "only if the name is free".
+    pub expect: Option<(u64, &'static str)>,
+}
+
+impl Stmt {
+    pub fn new(sql: &'static str, args: Vec<Arg>) -> Stmt {
+        Stmt {
+            sql,
+            args,
+            expect: None,
+        }
+    }
+
+    /// Fails the write with `Unmet(reason)` unless exactly `rows` rows changed.
+    pub fn expect_rows(mut self, rows: u64, reason: &'static str) -> Stmt {
+        self.expect = Some((rows, reason));
+        self
+    }
+}
+
+/// Why a write was not stored. Nothing of it was.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WriteError {
+    /// A statement's [`Stmt::expect_rows`] condition did not hold.
+    Unmet(&'static str),
+    /// A unique index refused a row (a name taken meanwhile).
+    Unique,
+    /// The database could not store it: a full disk, a lock held elsewhere, a lost connection.
+    Failed(String),
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::Unmet(r) => write!(f, "not stored: {r}"),
+            WriteError::Unique => write!(f, "not stored: a unique index refused the row"),
+            WriteError::Failed(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// A write waiting for the writer: its statements, run in one savepoint, and who waits.
+struct Job {
+    stmts: Vec<Stmt>,
+    reply: oneshot::Sender<Result<(), WriteError>>,
+}
+
+/// Writes queued beyond this wait for room (back-pressure instead of unbounded memory).
+const QUEUE: usize = 4096;
+/// Writes committed in one transaction at most.
+const GROUP: usize = 128;
+
+/// Opens (creating if needed) the database, brings its schema up to date and starts its
+/// writer.
 pub async fn open(url: &str, sync: Sync) -> Result<Db, sqlx::Error> {
     install_default_drivers();
     let sqlite = url.starts_with("sqlite:");
     let file = sqlite_file(url);
-    let url = if sqlite && !url.contains("mode=") && !url.contains(":memory:") {
+    if sqlite && file.is_none() {
+        return Err(sqlx::Error::Configuration(
+            "SQLite needs a file (sqlite://FILE): a memory database cannot be shared by the writer and the readers".into(),
+        ));
+    }
+    let url = if sqlite && !url.contains("mode=") {
         let sep = if url.contains('?') { '&' } else { '?' };
         format!("{url}{sep}mode=rwc")
     } else {
@@ -119,16 +217,10 @@ pub async fn open(url: &str, sync: Sync) -> Result<Db, sqlx::Error> {
         .after_connect(move |conn, _| {
             Box::pin(async move {
                 if sqlite {
-                    // WAL: readers do not block the writer; NORMAL sync is safe with WAL
-                    // against a crash of the process (see `Sync`).
+                    // WAL: readers do not block the writer.
                     sqlx::query("PRAGMA journal_mode=WAL")
                         .execute(&mut *conn)
                         .await?;
-                    let sync = match sync {
-                        Sync::Normal => "PRAGMA synchronous=NORMAL",
-                        Sync::Full => "PRAGMA synchronous=FULL",
-                    };
-                    sqlx::query(sync).execute(&mut *conn).await?;
                     sqlx::query("PRAGMA busy_timeout=5000")
                         .execute(&mut *conn)
                         .await?;
@@ -141,15 +233,29 @@ pub async fn open(url: &str, sync: Sync) -> Result<Db, sqlx::Error> {
         })
         .connect(&url)
         .await?;
-    let db = Db {
+    migrate(&pool, sqlite).await?;
+    let max_pages = Arc::new(AtomicU32::new(u32::MAX));
+    let (tx, rx) = mpsc::channel(QUEUE);
+    match &file {
+        Some(path) => {
+            let (path, pages) = (path.clone(), max_pages.clone());
+            std::thread::Builder::new()
+                .name("muster-writer".into())
+                .spawn(move || sqlite_writer(&path, sync, pages, rx))
+                .map_err(sqlx::Error::Io)?;
+        }
+        None => {
+            let url = url.clone();
+            tokio::spawn(async move { pg_writer(&url, rx).await });
+        }
+    }
+    Ok(Db {
         pool,
         sqlite,
-        queue: sqlite.then(|| Arc::new(Mutex::new(()))),
-        max_pages: Arc::new(AtomicU32::new(u32::MAX)),
+        writer: tx,
+        max_pages,
         file,
-    };
-    migrate(&db).await?;
-    Ok(db)
+    })
 }
 
 /// The file behind a `sqlite://FILE?...` URL (none for memory databases).
@@ -165,39 +271,56 @@ pub fn schema_version() -> i64 {
     MIGRATIONS.len() as i64
 }
 
-async fn migrate(db: &Db) -> Result<(), sqlx::Error> {
+/// Start-up only, before the writer opens: the migrations in one transaction.
+async fn migrate(pool: &AnyPool, sqlite: bool) -> Result<(), sqlx::Error> {
     sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-        .execute(&db.pool)
+        .execute(pool)
         .await?;
-    let mut tx = db.begin_write().await?;
-    let current: i64 = match sqlx::query("SELECT version FROM schema_version")
-        .fetch_optional(tx.conn())
-        .await?
-    {
-        Some(row) => row.try_get(0)?,
-        None => {
-            sqlx::query("INSERT INTO schema_version (version) VALUES (0)")
-                .execute(tx.conn())
+    let mut conn = pool.acquire().await?;
+    sqlx::raw_sql(if sqlite { "BEGIN IMMEDIATE" } else { "BEGIN" })
+        .execute(&mut *conn)
+        .await?;
+    let steps = async {
+        let current: i64 = match sqlx::query("SELECT version FROM schema_version")
+            .fetch_optional(&mut *conn)
+            .await?
+        {
+            Some(row) => row.try_get(0)?,
+            None => {
+                sqlx::query("INSERT INTO schema_version (version) VALUES (0)")
+                    .execute(&mut *conn)
+                    .await?;
+                0
+            }
+        };
+        if current > schema_version() {
+            return Err(sqlx::Error::Protocol(format!(
+                "the database's schema is version {current}, newer than this muster knows ({}): run the newer muster, or restore a backup made for this one",
+                schema_version()
+            )));
+        }
+        for (i, step) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+            for statement in *step {
+                sqlx::query(*statement).execute(&mut *conn).await?;
+            }
+            sqlx::query("UPDATE schema_version SET version = $1")
+                .bind(i as i64 + 1)
+                .execute(&mut *conn)
                 .await?;
-            0
         }
-    };
-    if current > schema_version() {
-        return Err(sqlx::Error::Protocol(format!(
-            "the database's schema is version {current}, newer than this muster knows ({}): run the newer muster, or restore a backup made for this one",
-            schema_version()
-        )));
+        Ok(())
     }
-    for (i, step) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        for statement in *step {
-            sqlx::query(*statement).execute(tx.conn()).await?;
+    .await;
+    match steps {
+        Ok(()) => {
+            sqlx::raw_sql("COMMIT").execute(&mut *conn).await?;
+            Ok(())
         }
-        sqlx::query("UPDATE schema_version SET version = $1")
-            .bind(i as i64 + 1)
-            .execute(tx.conn())
-            .await?;
+        Err(e) => {
+            conn.close_on_drop();
+            Err(e)
+        }
     }
-    tx.commit().await
 }
 
 /// Makes names unique without regard to case. Names that already clash (`Alice` beside
@@ -223,11 +346,12 @@ pub async fn ensure_unique_names(db: &Db) -> Result<Vec<Vec<String>>, sqlx::Erro
         clashes.push(names);
     }
     if clashes.is_empty() {
-        let mut tx = db.begin_write().await?;
-        sqlx::query("CREATE UNIQUE INDEX IF NOT EXISTS users_name_key ON users(name_key)")
-            .execute(tx.conn())
-            .await?;
-        tx.commit().await?;
+        db.write(vec![Stmt::new(
+            "CREATE UNIQUE INDEX IF NOT EXISTS users_name_key ON users(name_key)",
+            vec![],
+        )])
+        .await
+        .map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
     }
     Ok(clashes)
 }
@@ -243,51 +367,27 @@ impl Db {
             .store(pages.min(u32::MAX - 1), Ordering::Relaxed);
     }
 
-    /// Begins a write transaction, queued behind other writers on SQLite.
-    pub async fn begin_write(&self) -> Result<WriteTx, sqlx::Error> {
-        let queue = match &self.queue {
-            Some(q) => Some(q.clone().lock_owned().await),
-            None => None,
-        };
-        let conn = self.pool.acquire().await?;
-        let mut tx = WriteTx {
-            conn: Some(conn),
-            _queue: queue,
-        };
-        // The cap is a setting of each connection, kept until changed: once a cap has been
-        // set, every write sets it again (SQLite's own largest value when it is lifted).
-        let pages = self.max_pages.load(Ordering::Relaxed);
-        if self.sqlite && pages != u32::MAX {
-            let pages = if pages == 0 { 4_294_967_294 } else { pages };
-            let pragma = format!("PRAGMA max_page_count = {pages}");
-            sqlx::query(AssertSqlSafe(pragma))
-                .execute(tx.conn())
-                .await?;
-        }
-        // IMMEDIATE: take SQLite's write lock now (waiting up to busy_timeout for another
-        // process), rather than failing half-way through the transaction.
-        let begin = if self.sqlite {
-            "BEGIN IMMEDIATE"
-        } else {
-            "BEGIN"
-        };
-        sqlx::raw_sql(begin).execute(tx.conn()).await?;
-        Ok(tx)
+    /// Stores `stmts` as one all-or-nothing write; `Ok` only once it is committed.
+    pub async fn write(&self, stmts: Vec<Stmt>) -> Result<(), WriteError> {
+        let (reply, answer) = oneshot::channel();
+        self.writer
+            .send(Job { stmts, reply })
+            .await
+            .map_err(|_| WriteError::Failed("the database writer has stopped".into()))?;
+        answer
+            .await
+            .map_err(|_| WriteError::Failed("the database writer has stopped".into()))?
     }
 
     /// Start-up checks: the database takes a write (a read-only file or folder is found now,
     /// not at the first move), and a warning when its disk is nearly full.
     pub async fn check_writable(&self) -> Result<Option<String>, String> {
-        let probe = async {
-            let mut tx = self.begin_write().await?;
-            sqlx::query("UPDATE schema_version SET version = version")
-                .execute(tx.conn())
-                .await?;
-            tx.commit().await
-        };
-        probe
-            .await
-            .map_err(|e| format!("the database cannot be written: {e}"))?;
+        self.write(vec![Stmt::new(
+            "UPDATE schema_version SET version = version",
+            vec![],
+        )])
+        .await
+        .map_err(|e| format!("the database cannot be written: {e}"))?;
         Ok(self.file.as_deref().and_then(low_disk_warning))
     }
 }
@@ -311,35 +411,287 @@ fn low_disk_warning(file: &Path) -> Option<String> {
     })
 }
 
-/// A write transaction on a connection of its own. Commit it; anything else (an error, a
-/// drop) rolls it back by closing the connection, which never goes back to the pool.
-pub struct WriteTx {
-    conn: Option<PoolConnection<Any>>,
-    _queue: Option<OwnedMutexGuard<()>>,
-}
-
-impl WriteTx {
-    pub fn conn(&mut self) -> &mut AnyConnection {
-        self.conn
-            .as_deref_mut()
-            .expect("a WriteTx holds its connection until commit or drop")
-    }
-
-    /// Commits; on failure the connection is closed, so no half-open transaction survives.
-    pub async fn commit(mut self) -> Result<(), sqlx::Error> {
-        sqlx::raw_sql("COMMIT").execute(self.conn()).await?;
-        // Committed: the connection is clean and may serve again.
-        drop(self.conn.take());
-        Ok(())
-    }
-}
-
-impl Drop for WriteTx {
-    fn drop(&mut self) {
-        if let Some(mut conn) = self.conn.take() {
-            // Not committed: close it (SQLite and PostgreSQL roll back an open transaction
-            // when its connection closes) instead of returning it to the pool.
-            conn.close_on_drop();
+/// Takes the next writes: the first one waited for, then whatever else is queued (up to
+/// [`GROUP`]), so that writes arriving together commit together.
+fn take_group(first: Job, rx: &mut mpsc::Receiver<Job>) -> Vec<Job> {
+    let mut group = vec![first];
+    while group.len() < GROUP {
+        match rx.try_recv() {
+            Ok(job) => group.push(job),
+            Err(_) => break,
         }
+    }
+    group
+}
+
+/// `$1` → `?1`: SQLite's numbered parameters (its `$name` parameters are named, not numbered).
+fn sqlite_sql(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+            out.push('?');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The SQLite writer: a thread with its own connection, for the life of the process.
+fn sqlite_writer(path: &Path, sync: Sync, max_pages: Arc<AtomicU32>, mut rx: mpsc::Receiver<Job>) {
+    use rusqlite::Connection;
+    let open = || -> rusqlite::Result<Connection> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(
+            None,
+            "synchronous",
+            match sync {
+                Sync::Normal => "NORMAL",
+                Sync::Full => "FULL",
+            },
+        )?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        Ok(conn)
+    };
+    let mut sql_cache: std::collections::HashMap<&'static str, String> = Default::default();
+    let mut conn: Option<Connection> = None;
+    let mut pages_set = u32::MAX;
+    while let Some(first) = rx.blocking_recv() {
+        let group = take_group(first, &mut rx);
+        if conn.is_none() {
+            match open() {
+                Ok(c) => {
+                    conn = Some(c);
+                    pages_set = u32::MAX;
+                }
+                Err(e) => {
+                    let e = WriteError::Failed(format!("cannot open the database: {e}"));
+                    for job in group {
+                        let _ = job.reply.send(Err(e.clone()));
+                    }
+                    continue;
+                }
+            }
+        }
+        let Some(c) = conn.as_mut() else { continue };
+        // The test cap on the file's size, applied to this connection when it changed.
+        let pages = max_pages.load(Ordering::Relaxed);
+        if pages != pages_set && pages != u32::MAX {
+            let n = if pages == 0 { 4_294_967_294 } else { pages };
+            if c.pragma_update(None, "max_page_count", n).is_ok() {
+                pages_set = pages;
+            }
+        }
+        let results = sqlite_group(c, &group, &mut sql_cache);
+        if !c.is_autocommit() {
+            // Still inside a transaction that could not be ended: never write in it again.
+            conn = None;
+        }
+        for (job, result) in group.into_iter().zip(results) {
+            let _ = job.reply.send(result);
+        }
+    }
+}
+
+fn sqlite_error(e: &rusqlite::Error) -> WriteError {
+    if let rusqlite::Error::SqliteFailure(f, _) = e
+        && f.code == rusqlite::ErrorCode::ConstraintViolation
+        && matches!(f.extended_code, 2067 | 1555)
+    {
+        return WriteError::Unique;
+    }
+    WriteError::Failed(e.to_string())
+}
+
+/// One transaction for the group; each job in a savepoint. Returns each job's result.
+fn sqlite_group(
+    c: &mut rusqlite::Connection,
+    group: &[Job],
+    cache: &mut std::collections::HashMap<&'static str, String>,
+) -> Vec<Result<(), WriteError>> {
+    let all = |e: WriteError| vec![Err(e); group.len()];
+    // IMMEDIATE: take SQLite's write lock now (waiting up to the busy timeout for another
+    // process), rather than failing half-way through the transaction.
+    if let Err(e) = c.execute_batch("BEGIN IMMEDIATE") {
+        return all(sqlite_error(&e));
+    }
+    let mut results = Vec::with_capacity(group.len());
+    for job in group {
+        if let Err(e) = c.execute_batch("SAVEPOINT job") {
+            let _ = c.execute_batch("ROLLBACK");
+            return all(sqlite_error(&e));
+        }
+        let mut outcome = Ok(());
+        for stmt in &job.stmts {
+            let sql = cache
+                .entry(stmt.sql)
+                .or_insert_with(|| sqlite_sql(stmt.sql));
+            let run = c.prepare_cached(sql).and_then(|mut st| {
+                let params: Vec<rusqlite::types::Value> = stmt
+                    .args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Text(s) => rusqlite::types::Value::Text(s.clone()),
+                        Arg::Int(n) => rusqlite::types::Value::Integer(*n),
+                        Arg::Null => rusqlite::types::Value::Null,
+                    })
+                    .collect();
+                st.execute(rusqlite::params_from_iter(params))
+            });
+            match run {
+                Ok(n) => {
+                    if let Some((rows, reason)) = stmt.expect
+                        && n as u64 != rows
+                    {
+                        outcome = Err(WriteError::Unmet(reason));
+                        break;
+                    }
+                }
+                Err(e) => {
+                    outcome = Err(sqlite_error(&e));
+                    break;
+                }
+            }
+        }
+        if c.is_autocommit() {
+            // SQLite ended the whole transaction itself (a full disk can): nothing of the
+            // group was kept.
+            return all(outcome
+                .err()
+                .unwrap_or_else(|| WriteError::Failed("the transaction was rolled back".into())));
+        }
+        let end = if outcome.is_ok() {
+            c.execute_batch("RELEASE job")
+        } else {
+            c.execute_batch("ROLLBACK TO job; RELEASE job")
+        };
+        if let Err(e) = end {
+            let _ = c.execute_batch("ROLLBACK");
+            return all(sqlite_error(&e));
+        }
+        results.push(outcome);
+    }
+    if let Err(e) = c.execute_batch("COMMIT") {
+        let _ = c.execute_batch("ROLLBACK");
+        return all(sqlite_error(&e));
+    }
+    results
+}
+
+/// The PostgreSQL writer: one connection of its own, reopened after any failure.
+async fn pg_writer(url: &str, mut rx: mpsc::Receiver<Job>) {
+    use sqlx::Connection;
+    let mut conn: Option<sqlx::AnyConnection> = None;
+    while let Some(first) = rx.recv().await {
+        let group = take_group(first, &mut rx);
+        if conn.is_none() {
+            match sqlx::AnyConnection::connect(url).await {
+                Ok(c) => conn = Some(c),
+                Err(e) => {
+                    let e = WriteError::Failed(format!("cannot connect to the database: {e}"));
+                    for job in group {
+                        let _ = job.reply.send(Err(e.clone()));
+                    }
+                    continue;
+                }
+            }
+        }
+        let Some(c) = conn.as_mut() else { continue };
+        let (results, clean) = pg_group(c, &group).await;
+        if !clean {
+            conn = None;
+        }
+        for (job, result) in group.into_iter().zip(results) {
+            let _ = job.reply.send(result);
+        }
+    }
+}
+
+fn sqlx_error(e: &sqlx::Error) -> WriteError {
+    if let sqlx::Error::Database(d) = e
+        && d.is_unique_violation()
+    {
+        return WriteError::Unique;
+    }
+    WriteError::Failed(e.to_string())
+}
+
+/// As [`sqlite_group`]; also says whether the connection is known to be outside any
+/// transaction afterwards.
+async fn pg_group(
+    c: &mut sqlx::AnyConnection,
+    group: &[Job],
+) -> (Vec<Result<(), WriteError>>, bool) {
+    let all = |e: WriteError| vec![Err(e); group.len()];
+    if let Err(e) = sqlx::raw_sql("BEGIN").execute(&mut *c).await {
+        return (all(sqlx_error(&e)), false);
+    }
+    let mut results = Vec::with_capacity(group.len());
+    for job in group {
+        if let Err(e) = sqlx::raw_sql("SAVEPOINT job").execute(&mut *c).await {
+            let clean = sqlx::raw_sql("ROLLBACK").execute(&mut *c).await.is_ok();
+            return (all(sqlx_error(&e)), clean);
+        }
+        let mut outcome = Ok(());
+        for stmt in &job.stmts {
+            let mut q = sqlx::query(stmt.sql);
+            for a in &stmt.args {
+                q = match a {
+                    Arg::Text(s) => q.bind(s.clone()),
+                    Arg::Int(n) => q.bind(*n),
+                    Arg::Null => q.bind(Option::<String>::None),
+                };
+            }
+            match q.execute(&mut *c).await {
+                Ok(done) => {
+                    if let Some((rows, reason)) = stmt.expect
+                        && done.rows_affected() != rows
+                    {
+                        outcome = Err(WriteError::Unmet(reason));
+                        break;
+                    }
+                }
+                Err(e) => {
+                    outcome = Err(sqlx_error(&e));
+                    break;
+                }
+            }
+        }
+        let end = if outcome.is_ok() {
+            sqlx::raw_sql("RELEASE SAVEPOINT job")
+                .execute(&mut *c)
+                .await
+        } else {
+            sqlx::raw_sql("ROLLBACK TO SAVEPOINT job; RELEASE SAVEPOINT job")
+                .execute(&mut *c)
+                .await
+        };
+        if let Err(e) = end {
+            let clean = sqlx::raw_sql("ROLLBACK").execute(&mut *c).await.is_ok();
+            return (all(sqlx_error(&e)), clean);
+        }
+        results.push(outcome);
+    }
+    if let Err(e) = sqlx::raw_sql("COMMIT").execute(&mut *c).await {
+        let clean = sqlx::raw_sql("ROLLBACK").execute(&mut *c).await.is_ok();
+        return (all(sqlx_error(&e)), clean);
+    }
+    (results, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sqlite_sql;
+
+    #[test]
+    fn numbered_parameters_become_sqlite_numbered_parameters() {
+        assert_eq!(
+            sqlite_sql("UPDATE g SET a = $2 WHERE id = $1 AND b = $10"),
+            "UPDATE g SET a = ?2 WHERE id = ?1 AND b = ?10"
+        );
+        assert_eq!(sqlite_sql("SELECT '$' || x"), "SELECT '$' || x");
     }
 }

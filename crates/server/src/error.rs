@@ -97,6 +97,30 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
+impl From<crate::db::WriteError> for ApiError {
+    /// A write the database could not store is 503 (nothing changed; it may be sent again);
+    /// a write whose condition failed is a conflict with a change made meanwhile.
+    fn from(e: crate::db::WriteError) -> Self {
+        use crate::db::WriteError as W;
+        match e {
+            W::Failed(e) => {
+                eprintln!("muster serve: database: {e}");
+                ApiError::unavailable(e)
+            }
+            W::Unmet(kind) => ApiError::new(
+                StatusCode::CONFLICT,
+                kind,
+                "another change was made meanwhile; nothing was changed",
+            ),
+            W::Unique => ApiError::new(
+                StatusCode::CONFLICT,
+                "conflict",
+                "another change was made meanwhile; nothing was changed",
+            ),
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (

@@ -96,6 +96,7 @@ pub struct AppState {
     pub bots: Arc<Bots>,
     pub live: Arc<Mutex<HashMap<String, play::LiveRef>>>,
     pub limiter: Arc<auth::Limiter>,
+    pub sessions: Arc<auth::Sessions>,
     pub reads: Arc<auth::ReadLimiter>,
     pub replays: Arc<play::ReplayCache>,
     /// Games whose bot task is running (so that none is started twice).
@@ -196,6 +197,7 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
         bots: Arc::new(bots),
         live: Arc::new(Mutex::new(HashMap::new())),
         limiter: Arc::new(auth::Limiter::default()),
+        sessions: Arc::default(),
         reads: Arc::new(auth::ReadLimiter::default()),
         replays: Arc::new(play::ReplayCache::default()),
         bot_tasks: Arc::default(),

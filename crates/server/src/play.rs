@@ -3,6 +3,7 @@
 //! updates over WebSocket, replays of finished games.
 
 use crate::auth::{ClientAddr, MaybeUser, RequireUser, User, check_csrf, random_token, random_u64};
+use crate::db::Stmt;
 use crate::error::{ApiError, ApiResult};
 use crate::{AppState, Body, now, parse_body};
 use axum::Json;
@@ -40,7 +41,15 @@ pub struct Live {
     /// Increases on every change (actions, undo, joins): what clients compare.
     pub version: i64,
     pub tx: broadcast::Sender<i64>,
+    /// Undos of the last changes: (the version it made, the whole log's length after it), so
+    /// that a socket knows which log entries it was sent were taken back.
+    pub cuts: std::collections::VecDeque<(i64, usize)>,
+    /// When a request or a change last touched the game (for taking idle games out of memory).
+    pub touched: std::time::Instant,
 }
+
+/// Undos remembered in [`Live::cuts`].
+const CUTS: usize = 32;
 
 pub type LiveRef = Arc<Mutex<Live>>;
 
@@ -60,33 +69,85 @@ impl Live {
         seat.bot.map(|l| (side, l))
     }
 
-    /// The game as `user` may see it.
-    pub fn json_for(&self, user: Option<&User>) -> Value {
+    /// What `user` sees of the game, but for its log (see [`Seen`]).
+    pub fn seen(&self, user: Option<&User>) -> ApiResult<Seen> {
         let my_side = user.and_then(|u| self.seat_of(u)).map(|s| s.side.clone());
         let to_act = self.m.to_act();
         let my_turn = self.status == "active" && my_side.is_some() && to_act == my_side;
-        let info = self.m.info();
-        let record = self.m.record();
-        json!({
-            "id": self.id,
-            "game": info.id,
-            "scenario": record.scenario,
-            "options": record.options,
-            "status": self.status,
-            "seats": self.seats.iter().map(|s| json!({"side": s.side, "player": s.user_name, "bot": s.bot})).collect::<Vec<_>>(),
-            "my_side": my_side,
-            "version": self.version,
-            "to_act": to_act,
-            "prompt": self.m.prompt(),
-            "legal": if my_turn { json!(self.m.legal()) } else { json!([]) },
-            "can_undo": my_turn && my_side.as_deref().is_some_and(|s| self.m.can_undo(s)),
-            "outcome": outcome_json(self.m.as_ref()),
-            "view": self.m.view(my_side.as_deref()).unwrap_or(Value::Null),
-            "log": self.m.log(my_side.as_deref()).unwrap_or_default(),
-            "actions": record.actions.len(),
-            "invite": if self.status == "open" && my_side.is_some() { json!(self.invite) } else { Value::Null },
+        let top = vec![
+            ("status", json!(self.status)),
+            (
+                "seats",
+                Value::Array(
+                    self.seats
+                        .iter()
+                        .map(|s| json!({"side": s.side, "player": s.user_name, "bot": s.bot}))
+                        .collect(),
+                ),
+            ),
+            ("my_side", json!(my_side)),
+            ("to_act", json!(to_act)),
+            ("prompt", json!(self.m.prompt())),
+            (
+                "can_undo",
+                json!(my_turn && my_side.as_deref().is_some_and(|s| self.m.can_undo(s))),
+            ),
+            ("outcome", outcome_json(self.m.as_ref())),
+            ("actions", json!(self.m.actions_len())),
+            (
+                "invite",
+                if self.status == "open" && my_side.is_some() {
+                    json!(self.invite)
+                } else {
+                    Value::Null
+                },
+            ),
+        ];
+        Ok(Seen {
+            legal: if my_turn { self.m.legal() } else { Vec::new() },
+            view: self.m.view(my_side.as_deref())?,
+            my_side,
+            top,
         })
     }
+
+    /// The game as `user` may see it, with the log entries after the first `since` it may
+    /// read (`log_start` says where they begin).
+    pub fn json_for(&self, user: Option<&User>, since: usize) -> ApiResult<Value> {
+        let seen = self.seen(user)?;
+        let log = self.m.log(seen.my_side.as_deref())?;
+        let since = since.min(log.len());
+        let mut out = self.header();
+        for (k, v) in seen.top {
+            out.insert(k.into(), v);
+        }
+        out.insert("version".into(), json!(self.version));
+        out.insert("legal".into(), json!(seen.legal));
+        out.insert("view".into(), seen.view);
+        out.insert("log_start".into(), json!(since));
+        out.insert("log".into(), json!(log[since..]));
+        Ok(Value::Object(out))
+    }
+
+    /// What never changes: the game's id, kind, scenario and options.
+    fn header(&self) -> serde_json::Map<String, Value> {
+        let mut out = serde_json::Map::new();
+        out.insert("id".into(), json!(self.id));
+        out.insert("game".into(), json!(self.m.info().id));
+        let record = self.m.record();
+        out.insert("scenario".into(), json!(record.scenario));
+        out.insert("options".into(), json!(record.options));
+        out
+    }
+}
+
+/// What one viewer sees of a game: the top-level members that can change, the legal actions
+/// (its own, on its turn), its view.
+pub struct Seen {
+    pub my_side: Option<String>,
+    pub top: Vec<(&'static str, Value)>,
+    pub legal: Vec<muster_core::LegalEntry>,
+    pub view: Value,
 }
 
 fn outcome_json(m: &dyn Match) -> Value {
@@ -177,6 +238,8 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         seats,
         version,
         tx,
+        cuts: Default::default(),
+        touched: std::time::Instant::now(),
     }));
     let mut cache = state.live.lock().await;
     let entry = cache.entry(id.to_string()).or_insert(live).clone();
@@ -227,38 +290,33 @@ async fn load_seats(state: &AppState, id: &str) -> ApiResult<Vec<Seat>> {
         .collect::<Result<_, sqlx::Error>>()?)
 }
 
-/// Writes a change in one transaction: the new actions (or the removal of the last one, for
-/// undo) and the snapshot. Only then is the change made in memory.
-async fn persist(
-    state: &AppState,
-    live: &mut Live,
-    next: Box<dyn Match>,
-    undo: bool,
-) -> ApiResult<()> {
-    let before = live.m.record().actions.len();
-    let record = next.record();
-    let mut tx = state.db.begin_write().await?;
+/// Stores the change just made to `live.m` (the actions after the first `before`, or for an
+/// undo the removal of the last one) with the new snapshot, as one write; only once it is
+/// stored do the version and status move on and the followers hear of it. On an error the
+/// caller puts `live.m` back.
+async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> ApiResult<()> {
+    let m = live.m.as_ref();
+    let mut stmts = Vec::new();
     if undo {
-        sqlx::query("DELETE FROM actions WHERE game_id = $1 AND idx = $2")
-            .bind(&live.id)
-            .bind(before as i64 - 1)
-            .execute(tx.conn())
-            .await?;
+        stmts.push(Stmt::new(
+            "DELETE FROM actions WHERE game_id = $1 AND idx = $2",
+            vec![(&live.id).into(), (before as i64 - 1).into()],
+        ));
     } else {
-        for (i, a) in record.actions.iter().enumerate().skip(before) {
-            sqlx::query(
+        for (i, a) in m.actions_from(before).into_iter().enumerate() {
+            stmts.push(Stmt::new(
                 "INSERT INTO actions (game_id, idx, side, action, at) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(&live.id)
-            .bind(i as i64)
-            .bind(&a.side)
-            .bind(&a.action)
-            .bind(now())
-            .execute(tx.conn())
-            .await?;
+                vec![
+                    (&live.id).into(),
+                    ((before + i) as i64).into(),
+                    a.side.into(),
+                    a.action.into(),
+                    now().into(),
+                ],
+            ));
         }
     }
-    let outcome = next.outcome();
+    let outcome = m.outcome();
     let status = if outcome.is_some() {
         "finished"
     } else {
@@ -267,32 +325,69 @@ async fn persist(
     .to_string();
     let winner = outcome
         .and_then(|o| o.winner)
-        .map(|w| next.info().side_name(w).to_string());
-    let updated = sqlx::query(
-        "UPDATE games SET snapshot = $1, version = $2, to_act = $3, status = $4, winner = $5, updated = $6 WHERE id = $7 AND version = $8",
-    )
-    .bind(next.try_position()?.to_string())
-    .bind(live.version + 1)
-    .bind(next.to_act())
-    .bind(&status)
-    .bind(winner)
-    .bind(now())
-    .bind(&live.id)
-    .bind(live.version)
-    .execute(tx.conn())
-    .await?;
-    if updated.rows_affected() != 1 {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "stale",
-            "the game changed meanwhile",
-        ));
-    }
-    tx.commit().await?;
-    live.m = next;
+        .map(|w| m.info().side_name(w).to_string());
+    stmts.push(
+        Stmt::new(
+            "UPDATE games SET snapshot = $1, version = $2, to_act = $3, status = $4, winner = $5, updated = $6 WHERE id = $7 AND version = $8",
+            vec![
+                m.try_position()?.to_string().into(),
+                (live.version + 1).into(),
+                m.to_act().into(),
+                (&status).into(),
+                winner.into(),
+                now().into(),
+                (&live.id).into(),
+                live.version.into(),
+            ],
+        )
+        .expect_rows(1, "stale"),
+    );
+    let log_len = m.log_len();
+    state.db.write(stmts).await?;
     live.status = status;
     live.version += 1;
+    live.touched = std::time::Instant::now();
+    if undo {
+        live.cuts.push_back((live.version, log_len));
+        if live.cuts.len() > CUTS {
+            live.cuts.pop_front();
+        }
+    }
     let _ = live.tx.send(live.version);
+    Ok(())
+}
+
+/// Applies `action` of `side` to the game and stores it; on any failure the game is as it
+/// was.
+async fn act_and_store(
+    state: &AppState,
+    live: &mut Live,
+    side: &str,
+    action: &str,
+) -> ApiResult<()> {
+    let mark = live.m.checkpoint();
+    let before = live.m.actions_len();
+    if let Err(e) = live.m.act(Some(side), action) {
+        live.m.restore(mark);
+        return Err(e.into());
+    }
+    if let Err(e) = store(state, live, before, false).await {
+        live.m.restore(mark);
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// Takes back the last decision of `side` and stores that; on any failure nothing changed.
+async fn undo_and_store(state: &AppState, live: &mut Live, side: &str) -> ApiResult<()> {
+    let before = live.m.actions_len();
+    let mut next = live.m.clone_box();
+    next.undo(Some(side))?;
+    let previous = std::mem::replace(&mut live.m, next);
+    if let Err(e) = store(state, live, before, true).await {
+        live.m = previous;
+        return Err(e);
+    }
     Ok(())
 }
 
@@ -377,24 +472,22 @@ async fn run_bots(state: &AppState, id: &str) {
         if l.version != version {
             continue; // something changed while the bot thought: think again
         }
-        let mut next = l.m.clone_box();
-        if let Err(e) = next.act(Some(&side), &action) {
-            failures += 1;
-            eprintln!(
-                "muster serve: game {id}: the bot's move {action:?} was refused: {} (try {failures})",
-                e.message
-            );
-            continue;
-        }
-        match persist(state, &mut l, next, false).await {
+        match act_and_store(state, &mut l, &side, &action).await {
             Ok(()) => failures = 0,
-            Err(e) => {
+            Err(e) if e.status == StatusCode::SERVICE_UNAVAILABLE => {
                 failures += 1;
                 eprintln!(
                     "muster serve: game {id}: the bot's move could not be stored: {} (try {failures}; retrying)",
                     e.message
                 );
                 chosen = Some((version, action));
+            }
+            Err(e) => {
+                failures += 1;
+                eprintln!(
+                    "muster serve: game {id}: the bot's move {action:?} was refused: {} (try {failures})",
+                    e.message
+                );
             }
         }
     }
@@ -551,32 +644,35 @@ async fn start_game(
     let status = if open { "open" } else { "active" };
     let id = random_token()[..16].to_string();
     let record = m.record();
-    let mut tx = state.db.begin_write().await?;
-    sqlx::query(
+    let mut stmts = vec![Stmt::new(
         "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, to_act, winner, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, NULL, $10, $10)",
-    )
-    .bind(&id)
-    .bind(&record.game)
-    .bind(&record.scenario)
-    .bind(serde_json::to_string(&record.options).map_err(ApiError::internal)?)
-    .bind(seed as i64)
-    .bind(status)
-    .bind(&invite)
-    .bind(m.try_position()?.to_string())
-    .bind(m.to_act())
-    .bind(now())
-    .execute(tx.conn())
-    .await?;
+        vec![
+            (&id).into(),
+            (&record.game).into(),
+            (&record.scenario).into(),
+            serde_json::to_string(&record.options)
+                .map_err(ApiError::internal)?
+                .into(),
+            (seed as i64).into(),
+            status.into(),
+            invite.clone().into(),
+            m.try_position()?.to_string().into(),
+            m.to_act().into(),
+            now().into(),
+        ],
+    )];
     for s in &seats {
-        sqlx::query("INSERT INTO seats (game_id, side, user_id, bot) VALUES ($1, $2, $3, $4)")
-            .bind(&id)
-            .bind(&s.side)
-            .bind(&s.user_id)
-            .bind(s.bot.map(|l| l.id().to_string()))
-            .execute(tx.conn())
-            .await?;
+        stmts.push(Stmt::new(
+            "INSERT INTO seats (game_id, side, user_id, bot) VALUES ($1, $2, $3, $4)",
+            vec![
+                (&id).into(),
+                (&s.side).into(),
+                s.user_id.clone().into(),
+                s.bot.map(|l| l.id().to_string()).into(),
+            ],
+        ));
     }
-    tx.commit().await?;
+    state.db.write(stmts).await?;
     let (txc, _) = broadcast::channel(64);
     state.live.lock().await.insert(
         id.clone(),
@@ -589,21 +685,57 @@ async fn start_game(
             seats,
             version: 0,
             tx: txc,
+            cuts: Default::default(),
+            touched: std::time::Instant::now(),
         })),
     );
     spawn_bots(state.clone(), id.clone());
     Ok(id)
 }
 
-/// `GET /api/games/{id}`
+/// Reads `?since=N` (or nothing), with a clear error for anything else.
+fn since_of(query: Option<axum::extract::RawQuery>) -> ApiResult<usize> {
+    let Some(axum::extract::RawQuery(Some(q))) = query else {
+        return Ok(0);
+    };
+    if q.is_empty() {
+        return Ok(0);
+    }
+    parse_since(&q)
+}
+
+fn parse_since(q: &str) -> ApiResult<usize> {
+    let mut since = None;
+    for pair in q.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        match k {
+            "since" if since.is_none() => {
+                since = Some(v.parse::<usize>().map_err(|_| {
+                    ApiError::bad_request(format!("since is a count of log entries, not {v:?}"))
+                })?);
+            }
+            _ => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown or repeated query parameter {k:?} (this address takes since=N)"
+                )));
+            }
+        }
+    }
+    Ok(since.unwrap_or(0))
+}
+
+/// `GET /api/games/{id}[?since=N]`
 pub async fn get(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    query: axum::extract::RawQuery,
     MaybeUser(user): MaybeUser,
 ) -> ApiResult<Json<Value>> {
+    let since = since_of(Some(query))?;
     let live = live(&state, &id).await?;
-    let l = live.lock().await;
-    Ok(Json(l.json_for(user.as_ref())))
+    let mut l = live.lock().await;
+    l.touched = std::time::Instant::now();
+    Ok(Json(l.json_for(user.as_ref(), since)?))
 }
 
 /// `GET /api/games/{id}/board`
@@ -651,41 +783,49 @@ fn my_seat(l: &Live, user: &User, version: i64) -> ApiResult<String> {
     Ok(side)
 }
 
-/// Applies a change of the caller's seat (an action or an undo) to a copy of the game, checked
-/// against the seat and the version the caller saw, and persists it; answers the new game.
-async fn change_as_seat(
-    state: &AppState,
-    id: &str,
-    user: &User,
-    version: i64,
-    undo: bool,
-    change: impl FnOnce(&mut dyn Match, &str) -> Result<(), muster_core::Error>,
-) -> ApiResult<Value> {
-    let live = live(state, id).await?;
-    let mut l = live.lock().await;
-    let side = my_seat(&l, user, version)?;
-    let mut next = l.m.clone_box();
-    change(next.as_mut(), &side)?;
-    persist(state, &mut l, next, undo).await?;
-    Ok(l.json_for(Some(user)))
+/// A change a seated player asks for.
+pub enum SeatChange<'a> {
+    Act(&'a str),
+    Undo,
 }
 
-/// `POST /api/games/{id}/act`
+/// Makes a change of the caller's seat (an action or an undo), checked against the seat and
+/// the version the caller saw, and stores it. The HTTP routes and the socket both come here.
+pub async fn change_as_seat(
+    state: &AppState,
+    live: &LiveRef,
+    user: &User,
+    version: i64,
+    change: SeatChange<'_>,
+) -> ApiResult<()> {
+    let mut l = live.lock().await;
+    let side = my_seat(&l, user, version)?;
+    match change {
+        SeatChange::Act(action) => act_and_store(state, &mut l, &side, action).await?,
+        SeatChange::Undo => undo_and_store(state, &mut l, &side).await?,
+    }
+    let id = l.id.clone();
+    drop(l);
+    spawn_bots(state.clone(), id);
+    Ok(())
+}
+
+/// `POST /api/games/{id}/act[?since=N]`
 pub async fn act(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    query: axum::extract::RawQuery,
     headers: HeaderMap,
     RequireUser(user): RequireUser,
     Body(body): Body,
 ) -> ApiResult<Json<Value>> {
     check_csrf(&headers)?;
+    let since = since_of(Some(query))?;
     let b: ActBody = parse_body(&body)?;
-    let answer = change_as_seat(&state, &id, &user, b.version, false, |m, side| {
-        m.act(Some(side), &b.action).map(|_| ())
-    })
-    .await?;
-    spawn_bots(state.clone(), id);
-    Ok(Json(answer))
+    let live = live(&state, &id).await?;
+    change_as_seat(&state, &live, &user, b.version, SeatChange::Act(&b.action)).await?;
+    let l = live.lock().await;
+    Ok(Json(l.json_for(Some(&user), since)?))
 }
 
 #[derive(Deserialize)]
@@ -694,21 +834,22 @@ pub struct UndoBody {
     version: i64,
 }
 
-/// `POST /api/games/{id}/undo`
+/// `POST /api/games/{id}/undo[?since=N]`
 pub async fn undo(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    query: axum::extract::RawQuery,
     headers: HeaderMap,
     RequireUser(user): RequireUser,
     Body(body): Body,
 ) -> ApiResult<Json<Value>> {
     check_csrf(&headers)?;
+    let since = since_of(Some(query))?;
     let b: UndoBody = parse_body(&body)?;
-    let answer = change_as_seat(&state, &id, &user, b.version, true, |m, side| {
-        m.undo(Some(side))
-    })
-    .await?;
-    Ok(Json(answer))
+    let live = live(&state, &id).await?;
+    change_as_seat(&state, &live, &user, b.version, SeatChange::Undo).await?;
+    let l = live.lock().await;
+    Ok(Json(l.json_for(Some(&user), since)?))
 }
 
 #[derive(Deserialize, Default)]
@@ -733,16 +874,13 @@ pub async fn join(
         parse_body(&body)?
     };
     let live = live(&state, &id).await?;
-    if let Some(given) = &b.invite {
-        let stored: Option<String> = sqlx::query("SELECT invite FROM games WHERE id = $1")
-            .bind(&id)
-            .fetch_one(&state.db.pool)
-            .await?
-            .try_get(0)?;
-        if stored.as_deref() != Some(given.as_str()) {
-            return Err(ApiError::forbidden("that invite link is not for this game"));
-        }
+    let l = live.lock().await;
+    if let Some(given) = &b.invite
+        && l.invite.as_deref() != Some(given.as_str())
+    {
+        return Err(ApiError::forbidden("that invite link is not for this game"));
     }
+    drop(l);
     let mut l = live.lock().await;
     if l.seat_of(&user).is_some() {
         return Err(ApiError::new(
@@ -776,26 +914,28 @@ pub async fn join(
         .count()
         == 1;
     let status = if full { "active" } else { "open" };
-    let mut tx = state.db.begin_write().await?;
-    sqlx::query("UPDATE seats SET user_id = $1 WHERE game_id = $2 AND side = $3")
-        .bind(&user.id)
-        .bind(&id)
-        .bind(&l.seats[i].side)
-        .execute(tx.conn())
+    state
+        .db
+        .write(vec![
+            Stmt::new(
+                "UPDATE seats SET user_id = $1 WHERE game_id = $2 AND side = $3 AND user_id IS NULL",
+                vec![(&user.id).into(), (&id).into(), (&l.seats[i].side).into()],
+            )
+            .expect_rows(1, "full"),
+            Stmt::new(
+                "UPDATE games SET status = $1, version = version + 1, updated = $2 WHERE id = $3 AND version = $4",
+                vec![status.into(), now().into(), (&id).into(), l.version.into()],
+            )
+            .expect_rows(1, "stale"),
+        ])
         .await?;
-    sqlx::query("UPDATE games SET status = $1, version = version + 1, updated = $2 WHERE id = $3")
-        .bind(status)
-        .bind(now())
-        .bind(&id)
-        .execute(tx.conn())
-        .await?;
-    tx.commit().await?;
     l.seats[i].user_id = Some(user.id.clone());
     l.seats[i].user_name = Some(user.name.clone());
     l.status = status.into();
     l.version += 1;
+    l.touched = std::time::Instant::now();
     let _ = l.tx.send(l.version);
-    Ok(Json(l.json_for(Some(&user))))
+    Ok(Json(l.json_for(Some(&user), 0)?))
 }
 
 /// `POST /api/games/{id}/rematch`
@@ -1018,10 +1158,73 @@ pub async fn lobby(
     ))
 }
 
-/// `GET /api/games/{id}/ws`: a version number on every change.
+/// Client messages on a game socket are held to this size; larger ones (up to
+/// [`WS_HARD_LIMIT`]) get an error message and the socket stays open.
+pub const WS_MESSAGE_LIMIT: usize = crate::MAX_BODY;
+/// A message over this closes the socket.
+pub const WS_HARD_LIMIT: usize = 1024 * 1024;
+
+/// The `Origin` of a browser's socket must be the server it came from (a page of another
+/// site cannot act with the player's cookie: the socket's CSRF protection). Programs that send
+/// no `Origin` are let in; they cannot borrow a browser's cookie.
+fn check_origin(headers: &HeaderMap) -> ApiResult<()> {
+    let Some(origin) = headers.get(axum::http::header::ORIGIN) else {
+        return Ok(());
+    };
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or_default();
+    let origin_host = origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.split_once("://"))
+        .map(|(_, rest)| rest.trim_end_matches('/'))
+        .unwrap_or_default();
+    if host.is_empty() || !origin_host.eq_ignore_ascii_case(host) {
+        return Err(ApiError::forbidden(
+            "this socket may be opened only from the server's own pages",
+        ));
+    }
+    Ok(())
+}
+
+/// What a reconnecting client holds: `?log=N&version=V` (N log entries, as of version V).
+#[derive(Clone, Copy, Debug, Default)]
+struct Holds {
+    log: usize,
+    version: Option<i64>,
+}
+
+/// Reads `?log=N&version=V` (both optional), with a clear error for anything else.
+fn parse_holds(q: Option<&str>) -> ApiResult<Holds> {
+    let mut holds = Holds::default();
+    let mut seen: Vec<&str> = Vec::new();
+    for pair in q.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        if seen.contains(&k) || !matches!(k, "log" | "version") {
+            return Err(ApiError::bad_request(format!(
+                "unknown or repeated query parameter {k:?} (this address takes log=N and version=V)"
+            )));
+        }
+        seen.push(k);
+        let bad = || ApiError::bad_request(format!("{k} is a whole number, not {v:?}"));
+        match k {
+            "log" => holds.log = v.parse().map_err(|_| bad())?,
+            _ => holds.version = Some(v.parse().map_err(|_| bad())?),
+        }
+    }
+    Ok(holds)
+}
+
+/// `GET /api/games/{id}/ws[?log=N&version=V]`: the game pushed to this viewer on every change, and its
+/// actions taken over the same socket (docs/server.md, "The game socket").
 pub async fn ws(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
+    axum::extract::RawQuery(query): axum::extract::RawQuery,
+    MaybeUser(user): MaybeUser,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     let upgrade = upgrade.map_err(|e| {
@@ -1031,13 +1234,152 @@ pub async fn ws(
             format!("this address speaks WebSocket only: {e}"),
         )
     })?;
+    check_origin(&headers)?;
+    let holds = parse_holds(query.as_deref())?;
     let live = live(&state, &id).await?;
-    let (rx, version) = {
-        let l = live.lock().await;
-        (l.tx.subscribe(), l.version)
+    let rx = live.lock().await.tx.subscribe();
+    let session = crate::auth::cookie(&headers, crate::auth::SESSION_COOKIE)
+        .map(|t| crate::auth::hash_token(&t));
+    let follower = Follower {
+        user,
+        session,
+        ..Follower::default()
     };
-    let idle = state.config.limits.socket_idle;
-    Ok(upgrade.on_upgrade(move |socket| follow(socket, rx, version, idle)))
+    Ok(upgrade
+        .max_message_size(WS_HARD_LIMIT)
+        .max_frame_size(WS_HARD_LIMIT)
+        .on_upgrade(move |socket| follow(state, live, socket, rx, follower, holds)))
+}
+
+/// What one socket was last sent: what its next update is reckoned against.
+#[derive(Default)]
+struct Follower {
+    user: Option<User>,
+    /// The hash of the session's token, checked again before each change it asks for.
+    session: Option<String>,
+    side: Option<String>,
+    version: i64,
+    top: HashMap<&'static str, Value>,
+    view: Value,
+    legal: Vec<String>,
+    labels: HashMap<String, String>,
+    /// Entries of the whole log covered, and how many of them this viewer may read.
+    raw_log: usize,
+    log: usize,
+}
+
+impl Follower {
+    /// The first message: everything, with the log entries the client does not hold. Those
+    /// it holds stay valid unless an undo cut the log below them since the version it names
+    /// (without a version, its count is trusted).
+    fn state(&mut self, l: &Live, holds: Holds) -> ApiResult<Value> {
+        let seen = l.seen(self.user.as_ref())?;
+        let side = seen.my_side.as_deref();
+        let (_, entries) = l.m.log_from(side, 0)?;
+        let mut log_from = holds.log.min(entries.len());
+        if let Some(v) = holds.version {
+            let missed = v > l.version
+                || (l.cuts.len() == CUTS && l.cuts.front().is_some_and(|c| c.0 > v + 1));
+            if missed {
+                log_from = 0;
+            }
+            if let Some(cut) = l.cuts.iter().filter(|c| c.0 > v).map(|c| c.1).min() {
+                log_from = log_from.min(l.m.log_from(side, cut)?.0);
+            }
+        }
+        let mut out = l.header();
+        out.insert("type".into(), json!("state"));
+        out.insert("version".into(), json!(l.version));
+        self.top.clear();
+        for (k, v) in seen.top {
+            out.insert(k.into(), v.clone());
+            self.top.insert(k, v);
+        }
+        let labels = self.legal_and_labels(seen.legal, true);
+        out.insert("legal".into(), json!(self.legal));
+        out.insert("labels".into(), Value::Object(labels));
+        out.insert("view".into(), seen.view.clone());
+        out.insert("log_start".into(), json!(log_from));
+        out.insert("log".into(), json!(entries[log_from..]));
+        self.view = seen.view;
+        self.side = seen.my_side;
+        self.version = l.version;
+        self.raw_log = l.m.log_len();
+        self.log = entries.len();
+        Ok(Value::Object(out))
+    }
+
+    /// Keeps the legal actions as sent; the labels not sent before on this socket.
+    fn legal_and_labels(
+        &mut self,
+        legal: Vec<muster_core::LegalEntry>,
+        all: bool,
+    ) -> serde_json::Map<String, Value> {
+        let mut labels = serde_json::Map::new();
+        self.legal = Vec::with_capacity(legal.len());
+        for e in legal {
+            let known = !all && self.labels.get(&e.action) == Some(&e.label);
+            if !known {
+                labels.insert(e.action.clone(), json!(e.label));
+                self.labels.insert(e.action.clone(), e.label);
+            }
+            self.legal.push(e.action);
+        }
+        labels
+    }
+
+    /// What changed since the last message, or `None` when nothing did.
+    fn update(&mut self, l: &Live) -> ApiResult<Option<Value>> {
+        if l.version == self.version {
+            return Ok(None);
+        }
+        let seen = l.seen(self.user.as_ref())?;
+        let mut out = serde_json::Map::new();
+        out.insert("type".into(), json!("update"));
+        out.insert("version".into(), json!(l.version));
+        for (k, v) in seen.top {
+            if self.top.get(k) != Some(&v) {
+                out.insert(k.into(), v.clone());
+                self.top.insert(k, v);
+            }
+        }
+        let actions: Vec<&str> = seen.legal.iter().map(|e| e.action.as_str()).collect();
+        if actions != self.legal {
+            let labels = self.legal_and_labels(seen.legal, false);
+            out.insert("legal".into(), json!(self.legal));
+            if !labels.is_empty() {
+                out.insert("labels".into(), Value::Object(labels));
+            }
+        }
+        let patch = json_patch::diff(&self.view, &seen.view);
+        if !patch.0.is_empty() {
+            out.insert("view_patch".into(), json!(patch));
+        }
+        self.view = seen.view;
+        // The log: from where this socket's copy still holds, which an undo may have cut.
+        let missed_cuts =
+            l.cuts.len() == CUTS && l.cuts.front().is_some_and(|c| c.0 > self.version);
+        let mut from = if missed_cuts || seen.my_side != self.side {
+            0
+        } else {
+            self.raw_log
+        };
+        for (v, len) in &l.cuts {
+            if *v > self.version {
+                from = from.min(*len);
+            }
+        }
+        let (before, entries) = l.m.log_from(seen.my_side.as_deref(), from)?;
+        if !entries.is_empty() || before != self.log {
+            out.insert("log_start".into(), json!(before));
+            self.log = before + entries.len();
+            out.insert("log".into(), json!(entries));
+        }
+        self.raw_log = l.m.log_len();
+        self.side = seen.my_side;
+        self.version = l.version;
+        Ok(Some(Value::Object(out)))
+    }
 }
 
 /// Sends one message, giving up on a client that does not read within `patience`.
@@ -1052,20 +1394,106 @@ async fn send_within(
     }
 }
 
-/// Follows a game for one socket: an update on every change, a ping every third of `idle`;
-/// a client that answers nothing (no pong, no message) for `idle`, or does not take what is
-/// sent within `idle`, is disconnected.
+/// An error message on a game socket.
+fn socket_error(id: &Value, e: &ApiError) -> Message {
+    let msg = json!({"type": "error", "id": id, "error": {"kind": e.kind, "message": e.message}});
+    Message::Text(msg.to_string().into())
+}
+
+/// Reads and carries out one message from a socket's client. Ok(Some(version)) once a change
+/// is stored.
+async fn socket_request(
+    state: &AppState,
+    live: &LiveRef,
+    f: &Follower,
+    text: &str,
+) -> (Value, ApiResult<()>) {
+    if text.len() > WS_MESSAGE_LIMIT {
+        return (
+            Value::Null,
+            Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("socket messages are limited to {WS_MESSAGE_LIMIT} bytes"),
+            )),
+        );
+    }
+    let msg: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return (
+                Value::Null,
+                Err(ApiError::bad_request(format!(
+                    "malformed JSON message: {e}"
+                ))),
+            );
+        }
+    };
+    let id = msg.get("id").cloned().unwrap_or(Value::Null);
+    let result = async {
+        let obj = msg
+            .as_object()
+            .ok_or_else(|| ApiError::bad_request("a message is a JSON object"))?;
+        let kind = obj.get("type").and_then(Value::as_str).unwrap_or_default();
+        let allowed: &[&str] = match kind {
+            "act" => &["type", "id", "action", "version"],
+            "undo" => &["type", "id", "version"],
+            _ => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown message type {kind:?}: the types are act and undo"
+                )));
+            }
+        };
+        if let Some(k) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(ApiError::bad_request(format!(
+                "unknown member {k:?} in a {kind} message"
+            )));
+        }
+        let version = obj
+            .get("version")
+            .and_then(Value::as_i64)
+            .ok_or_else(|| ApiError::bad_request("version (a number) is missing"))?;
+        // The session is checked again for every change: a log-out ends the socket's rights.
+        let user = match (&f.user, &f.session) {
+            (Some(_), Some(key)) => crate::auth::session_user(state, key).await?,
+            _ => None,
+        }
+        .ok_or_else(ApiError::unauthenticated)?;
+        let change = match kind {
+            "act" => SeatChange::Act(
+                obj.get("action")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| ApiError::bad_request("action (a string) is missing"))?,
+            ),
+            _ => SeatChange::Undo,
+        };
+        change_as_seat(state, live, &user, version, change).await
+    }
+    .await;
+    (id, result)
+}
+
+/// Follows a game for one socket: the `state` message, an `update` on every change, the
+/// client's actions; a ping every third of `idle`. A client that answers nothing (no pong, no
+/// message) for `idle`, or does not take what is sent within `idle`, is disconnected.
 async fn follow(
+    state: AppState,
+    live: LiveRef,
     mut socket: WebSocket,
     mut rx: broadcast::Receiver<i64>,
-    version: i64,
-    idle: std::time::Duration,
+    mut f: Follower,
+    holds: Holds,
 ) {
-    let hello = json!({"type": "update", "version": version}).to_string();
-    if send_within(&mut socket, Message::Text(hello.into()), idle)
-        .await
-        .is_err()
-    {
+    let idle = state.config.limits.socket_idle;
+    let first = {
+        let l = live.lock().await;
+        f.state(&l, holds)
+    };
+    let first = match first {
+        Ok(v) => Message::Text(v.to_string().into()),
+        Err(e) => socket_error(&Value::Null, &e),
+    };
+    if send_within(&mut socket, first, idle).await.is_err() {
         return;
     }
     let mut heard = tokio::time::Instant::now();
@@ -1074,20 +1502,64 @@ async fn follow(
     loop {
         tokio::select! {
             update = rx.recv() => {
-                let v = match update {
-                    Ok(v) => v,
-                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                match update {
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
                     Err(_) => return,
+                }
+                let msg = {
+                    let l = live.lock().await;
+                    f.update(&l)
                 };
-                let msg = json!({"type": "update", "version": v}).to_string();
-                if send_within(&mut socket, Message::Text(msg.into()), idle).await.is_err() {
+                let msg = match msg {
+                    Ok(Some(v)) => Message::Text(v.to_string().into()),
+                    Ok(None) => continue,
+                    Err(e) => socket_error(&Value::Null, &e),
+                };
+                if send_within(&mut socket, msg, idle).await.is_err() {
                     return;
                 }
             }
             incoming = socket.recv() => {
-                match incoming {
+                let text = match incoming {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                    Some(Ok(_)) => heard = tokio::time::Instant::now(),
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        heard = tokio::time::Instant::now();
+                        let e = ApiError::bad_request("messages are JSON text");
+                        if send_within(&mut socket, socket_error(&Value::Null, &e), idle).await.is_err() {
+                            return;
+                        }
+                        continue;
+                    }
+                    Some(Ok(_)) => {
+                        heard = tokio::time::Instant::now();
+                        continue;
+                    }
+                };
+                heard = tokio::time::Instant::now();
+                let (id, result) = socket_request(&state, &live, &f, text.as_str()).await;
+                let replies = match result {
+                    Ok(()) => {
+                        let l = live.lock().await;
+                        let update = f.update(&l);
+                        let version = l.version;
+                        drop(l);
+                        let mut out = Vec::new();
+                        match update {
+                            Ok(Some(v)) => out.push(Message::Text(v.to_string().into())),
+                            Ok(None) => {}
+                            Err(e) => out.push(socket_error(&Value::Null, &e)),
+                        }
+                        let ack = json!({"type": "ack", "id": id, "version": version});
+                        out.push(Message::Text(ack.to_string().into()));
+                        out
+                    }
+                    Err(e) => vec![socket_error(&id, &e)],
+                };
+                for m in replies {
+                    if send_within(&mut socket, m, idle).await.is_err() {
+                        return;
+                    }
                 }
             }
             _ = ping.tick() => {

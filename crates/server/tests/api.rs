@@ -381,7 +381,8 @@ async fn a_game_against_a_bot_plays_to_the_end_then_the_record_replays_and_remat
             .unwrap()
             .unwrap()
             .unwrap();
-        assert!(first.to_text().unwrap().contains("\"update\""));
+        let first: Value = serde_json::from_str(first.to_text().unwrap()).unwrap();
+        assert_eq!(first["type"], "state", "{first}");
         let (_, g) = alice.get(&path).await;
         assert!(g["outcome"]["winner"].is_string(), "{g}");
         // The record (with the seed) is served now, and it replays to the same result.

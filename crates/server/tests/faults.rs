@@ -662,19 +662,18 @@ async fn names_that_clashed_before_the_rule_are_reported_and_keep_working() {
     {
         let (addr, st) = server_with(&url, Limits::default()).await;
         Client::signup(addr, "alice").await;
-        let mut tx = st.db.begin_write().await.unwrap();
-        sqlx::query("DROP INDEX users_name_key")
-            .execute(tx.conn())
+        use muster_server::db::Stmt;
+        st.db
+            .write(vec![
+                Stmt::new("DROP INDEX users_name_key", vec![]),
+                Stmt::new(
+                    "INSERT INTO users (id, name, name_key, pass_hash, created)
+                     SELECT 'other', 'Alice', 'alice', pass_hash, created FROM users WHERE name = 'alice'",
+                    vec![],
+                ),
+            ])
             .await
             .unwrap();
-        sqlx::query(
-            "INSERT INTO users (id, name, name_key, pass_hash, created)
-             SELECT 'other', 'Alice', 'alice', pass_hash, created FROM users WHERE name = 'alice'",
-        )
-        .execute(tx.conn())
-        .await
-        .unwrap();
-        tx.commit().await.unwrap();
     }
     // Start-up goes on and reports the clash.
     let db = muster_server::db::open(&url, Default::default())

@@ -723,9 +723,52 @@ async function rulesPage(gameId) {
 
 const ENTER_FALLBACK = ["end", "pass", "done", "commit", "confirm"];
 
+// A game answer may carry only the log entries after the first `log_start`: joined to the
+// entries already held (docs/server.md, "The game socket").
+function mergeLog(held, g) {
+  const start = g.log_start || 0;
+  g.log = (held || []).slice(0, start).concat(g.log || []);
+  delete g.log_start;
+  return g;
+}
+
+// RFC 6902 JSON Patch, applied to a copy of `doc` (the socket's `view_patch`).
+function applyPatch(doc, ops) {
+  let root = structuredClone(doc);
+  const path = (p) => p.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const get = (keys) => keys.reduce((o, k) => (o == null ? o : o[Array.isArray(o) ? Number(k) : k]), root);
+  const put = (keys, value, insert) => {
+    if (!keys.length) return (root = value);
+    const parent = get(keys.slice(0, -1));
+    const k = keys[keys.length - 1];
+    if (Array.isArray(parent)) {
+      const i = k === "-" ? parent.length : Number(k);
+      if (insert) parent.splice(i, 0, value);
+      else parent[i] = value;
+    } else parent[k] = value;
+  };
+  const remove = (keys) => {
+    const parent = get(keys.slice(0, -1));
+    const k = keys[keys.length - 1];
+    const old = Array.isArray(parent) ? parent.splice(Number(k), 1)[0] : parent[k];
+    if (!Array.isArray(parent)) delete parent[k];
+    return old;
+  };
+  for (const op of ops) {
+    const keys = path(op.path);
+    if (op.op === "add") put(keys, op.value, true);
+    else if (op.op === "replace") put(keys, op.value, false);
+    else if (op.op === "remove") remove(keys);
+    else if (op.op === "move") put(keys, remove(path(op.from)), true);
+    else if (op.op === "copy") put(keys, structuredClone(get(path(op.from))), true);
+  }
+  return root;
+}
+
 async function gamePage(id) {
   const eid = encodeURIComponent(id);
   let [game, board] = await Promise.all([api("GET", `/api/games/${eid}`), api("GET", `/api/games/${eid}/board`).catch(() => null)]);
+  game = mergeLog([], game);
   const renderer = await loadRenderer(game.game);
   const info = gameInfo(game.game);
   const P = { kind: "game", id, game, board, renderer, busy: false, pending: null, ws: null, closed: false, retry: 0, timer: null, zoom: 1 };
@@ -839,16 +882,42 @@ async function gamePage(id) {
     );
     $("#confirm-yes").focus();
   }
+  // Acting goes over the socket when it is open (the change comes back as an update, then
+  // the ack), else over HTTP.
+  const labels = new Map();
+  const waiting = new Map();
+  let nextId = 1;
+  function overSocket(msg) {
+    return new Promise((resolve, reject) => {
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        if (waiting.delete(id)) reject(new ApiError(0, "timeout", "The server did not answer in time; the game is being reloaded."));
+      }, 15000);
+      waiting.set(id, { resolve, reject, timer });
+      P.ws.send(JSON.stringify(Object.assign({ id }, msg)));
+    });
+  }
+  function socketOpen() {
+    return P.ws && P.ws.readyState === WebSocket.OPEN && P.live;
+  }
+  async function change(kind, body) {
+    if (socketOpen()) return overSocket(Object.assign({ type: kind }, body));
+    const g = await api("POST", `/api/games/${eid}/${kind}?since=${P.game.log.length}`, body);
+    P.game = mergeLog(P.game.log, g);
+    render();
+  }
   async function send(action) {
     if (P.busy) return;
     P.busy = true;
     document.body.dataset.busy = "1";
     try {
-      P.game = await api("POST", `/api/games/${eid}/act`, { action, version: P.game.version });
-      render();
+      await change("act", { action, version: P.game.version });
     } catch (e) {
       if (e.kind === "stale") {
         flash("The game moved on meanwhile: here is the latest position.");
+        await refresh();
+      } else if (e.kind === "network" || e.kind === "timeout") {
+        flash(e.message, "error");
         await refresh();
       } else flash(e.message, "error");
     } finally {
@@ -861,7 +930,7 @@ async function gamePage(id) {
     if (P.busy || !P.game.can_undo) return;
     P.busy = true;
     try {
-      P.game = await api("POST", `/api/games/${eid}/undo`, { version: P.game.version });
+      await change("undo", { version: P.game.version });
       P.pending = null;
       render();
     } catch (e) {
@@ -874,7 +943,7 @@ async function gamePage(id) {
   }
   async function refresh() {
     try {
-      const g = await api("GET", `/api/games/${eid}`);
+      const g = mergeLog([], await api("GET", `/api/games/${eid}`));
       if (g.version !== P.game.version || g.status !== P.game.status) {
         P.game = g;
         if (P.pending && !g.legal.some((l) => l.action === P.pending)) P.pending = null;
@@ -1142,11 +1211,46 @@ async function gamePage(id) {
   };
   window.addEventListener("resize", onResize);
 
-  // Live updates over the WebSocket, reconnecting with backoff; any update means a refetch.
+  // The game socket: the state on connecting, then an update on every change (only what
+  // changed: members, a patch of the view, new log entries); reconnecting with backoff, from
+  // the log and version held.
+  function withLabels(msg) {
+    if (msg.labels) for (const [a, l] of Object.entries(msg.labels)) labels.set(a, l);
+    delete msg.labels;
+    if (msg.legal) msg.legal = msg.legal.map((a) => ({ action: a, label: labels.has(a) ? labels.get(a) : a }));
+    return msg;
+  }
+  function onSocket(msg) {
+    if (msg.type === "state") {
+      delete msg.type;
+      P.live = true;
+      P.game = mergeLog(P.game.log, withLabels(msg));
+      render();
+    } else if (msg.type === "update") {
+      withLabels(msg);
+      const g = Object.assign({}, P.game);
+      for (const [k, v] of Object.entries(msg)) if (!["type", "view_patch", "log", "log_start"].includes(k)) g[k] = v;
+      if (msg.view_patch) g.view = applyPatch(g.view, msg.view_patch);
+      if (msg.log_start !== undefined) g.log = g.log.slice(0, msg.log_start).concat(msg.log || []);
+      P.game = g;
+      render();
+    } else if (msg.type === "ack" || msg.type === "error") {
+      const w = waiting.get(msg.id);
+      if (!w) {
+        if (msg.type === "error") flash(msg.error.message, "error");
+        return;
+      }
+      waiting.delete(msg.id);
+      clearTimeout(w.timer);
+      if (msg.type === "ack") w.resolve();
+      else w.reject(new ApiError(0, msg.error.kind, msg.error.message));
+    }
+  }
   function connect() {
     if (P.closed) return;
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${eid}/ws`);
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${eid}/ws?log=${P.game.log.length}&version=${P.game.version}`);
     P.ws = ws;
+    P.live = false;
     ws.onopen = () => {
       P.retry = 0;
       conn.className = "conn live";
@@ -1159,19 +1263,21 @@ async function gamePage(id) {
       } catch (e) {
         return;
       }
-      if (msg && msg.type === "update" && msg.version !== P.game.version && !P.busy) refresh();
-      else if (msg && msg.type === "update" && P.busy) setTimeout(refresh, 300);
+      if (msg && typeof msg === "object") onSocket(msg);
     };
     ws.onclose = () => {
+      P.live = false;
+      for (const [id, w] of waiting) {
+        clearTimeout(w.timer);
+        w.reject(new ApiError(0, "network", "The connection to the server dropped; the game is being reloaded."));
+        waiting.delete(id);
+      }
       conn.className = "conn down";
       conn.title = "Live updates: reconnecting…";
       if (P.closed) return;
       const delay = Math.min(15000, 500 * 2 ** P.retry) * (0.75 + Math.random() / 2);
       P.retry += 1;
-      P.timer = setTimeout(() => {
-        refresh();
-        connect();
-      }, delay);
+      P.timer = setTimeout(connect, delay);
     };
     ws.onerror = () => ws.close();
   }
