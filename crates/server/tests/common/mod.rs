@@ -73,17 +73,32 @@ pub async fn server_with(database: &str, limits: muster_server::Limits) -> (Sock
 pub struct Client {
     pub http: reqwest::Client,
     pub base: String,
+    /// The cookie jar, when this client made it (for the game socket's request).
+    pub jar: Option<std::sync::Arc<reqwest::cookie::Jar>>,
     /// The CSRF token; answers that rotate it (log-in, sign-up, log-out) carry the new one.
     csrf: std::sync::Mutex<String>,
 }
 
 impl Client {
     pub async fn new(addr: SocketAddr) -> Client {
+        let jar = std::sync::Arc::new(reqwest::cookie::Jar::default());
         let http = reqwest::Client::builder()
-            .cookie_store(true)
+            .cookie_provider(jar.clone())
             .build()
             .unwrap();
-        Client::with_http(addr, http).await
+        let mut c = Client::with_http(addr, http).await;
+        c.jar = Some(jar);
+        c
+    }
+
+    /// The `Cookie` header this client would send.
+    pub fn cookies(&self) -> String {
+        use reqwest::cookie::CookieStore;
+        self.jar
+            .as_ref()
+            .and_then(|j| j.cookies(&self.base.parse().unwrap()))
+            .map(|h| h.to_str().unwrap().to_string())
+            .unwrap_or_default()
     }
 
     /// A client on a given HTTP client (which must keep cookies).
@@ -100,6 +115,7 @@ impl Client {
         Client {
             http,
             base,
+            jar: None,
             csrf: std::sync::Mutex::new(s["csrf"].as_str().unwrap().to_string()),
         }
     }
