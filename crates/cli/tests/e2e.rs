@@ -561,6 +561,47 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
         }
         decide(page, &mut play, true, &confirm_shot).await?;
     }
+    // Decisions go over the game socket; a dropped socket reconnects by itself, resumes from
+    // the version the page holds, and play goes on over it.
+    let via: String = eval(page, "document.body.dataset.via || ''").await?;
+    if via != "socket" {
+        return Err(format!(
+            "decisions were sent over {via:?}, not the game socket"
+        ));
+    }
+    let before = wait_my_turn(page).await?;
+    if before["state"] != "over" {
+        eval::<bool>(page, "(S.page.ws.close(), true)").await?;
+        wait_for(
+            page,
+            "S.page.live === false",
+            "the page to notice the dropped socket",
+            10,
+        )
+        .await?;
+        wait_for(
+            page,
+            "S.page.live === true && S.page.ws.readyState === 1",
+            "the socket to reconnect",
+            30,
+        )
+        .await?;
+        let after = wait_my_turn(page).await?;
+        if after["version"] != before["version"] || after["log"] != before["log"] {
+            return Err(format!(
+                "the reconnection changed what the page holds: before {before}, after {after}"
+            ));
+        }
+        if after["state"] != "over" {
+            decide(page, &mut play, true, &confirm_shot).await?;
+            let via: String = eval(page, "document.body.dataset.via || ''").await?;
+            if via != "socket" {
+                return Err(format!(
+                    "after reconnecting, a decision went over {via:?}, not the socket"
+                ));
+            }
+        }
+    }
     wait_my_turn(page).await?;
 
     // The README's picture: the whole client at desktop width.

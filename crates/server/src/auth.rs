@@ -451,6 +451,7 @@ pub async fn signup(
     }
     let key = name_key(&c.name);
     let password = c.password.clone();
+    let _slot = hashing_slot().await?;
     let hash = tokio::task::spawn_blocking(move || {
         Argon2::default()
             .hash_password(password.as_bytes())
@@ -538,6 +539,13 @@ pub async fn login(
         .as_ref()
         .map_or_else(|| dummy_hash().to_string(), |s| s.2.clone());
     let known = stored.is_some();
+    let slot = match hashing_slot().await {
+        Ok(s) => s,
+        Err(e) => {
+            state.limiter.take_back(attempt);
+            return Err(e);
+        }
+    };
     let ok = tokio::task::spawn_blocking(move || {
         let ok = PasswordHash::new(&hash)
             .map(|parsed| {
@@ -550,6 +558,7 @@ pub async fn login(
     })
     .await
     .map_err(ApiError::internal)?;
+    drop(slot);
     let Some((id, name, _)) = stored.filter(|_| ok) else {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -638,4 +647,15 @@ impl Sessions {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// Password hashes computed at once at most. Each takes argon2's working memory (19 MiB) for
+/// its ~tens of milliseconds; without a bound, a burst of sign-ups or log-ins would take that
+/// much per request (hundreds of MiB) and leave the allocator holding it.
+pub const HASHING_AT_ONCE: usize = 2;
+
+/// Waits for one of the [`HASHING_AT_ONCE`] hashing slots (in arrival order).
+async fn hashing_slot() -> ApiResult<tokio::sync::SemaphorePermit<'static>> {
+    static SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(HASHING_AT_ONCE);
+    SLOTS.acquire().await.map_err(ApiError::internal)
 }

@@ -66,6 +66,10 @@ pub struct Limits {
     pub max_connections: usize,
     /// A WebSocket that answers nothing (not even a ping) for this long is closed.
     pub socket_idle: Duration,
+    /// A finished game nobody has touched for this long leaves memory (loaded back on demand).
+    pub finished_idle: Duration,
+    /// Any game nobody has touched for this long leaves memory (loaded back on demand).
+    pub game_idle: Duration,
 }
 
 impl Default for Limits {
@@ -75,6 +79,8 @@ impl Default for Limits {
             body_timeout: Duration::from_secs(10),
             max_connections: default_max_connections(),
             socket_idle: Duration::from_secs(30),
+            finished_idle: Duration::from_secs(60),
+            game_idle: Duration::from_secs(15 * 60),
         }
     }
 }

@@ -521,6 +521,7 @@ pub fn supervise_bots(state: AppState) {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
+            evict_idle(&state).await;
             for (id, live) in games {
                 let waiting = match live.try_lock() {
                     Ok(l) => l.bot_to_act().is_some(),
@@ -532,6 +533,38 @@ pub fn supervise_bots(state: AppState) {
             }
         }
     });
+}
+
+/// Takes out of memory the games nobody uses: finished ones after `limits.finished_idle`,
+/// others after `limits.game_idle` ([`crate::Limits`]), but never one that something holds (an open socket, a request in
+/// progress, a bot's turn): only the map's own reference may remain, which is checked under
+/// the map's lock, so that no request can take the game while it leaves. Returns how many
+/// left.
+pub async fn evict_idle(state: &AppState) -> usize {
+    let bots: std::collections::HashSet<String> = state
+        .bot_tasks
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
+    let mut map = state.live.lock().await;
+    let before = map.len();
+    map.retain(|id, live| {
+        if Arc::strong_count(live) > 1 || bots.contains(id) {
+            return true;
+        }
+        let Ok(l) = live.try_lock() else {
+            return true;
+        };
+        let idle = l.touched.elapsed();
+        let limits = &state.config.limits;
+        let limit = if l.status == "finished" {
+            limits.finished_idle
+        } else {
+            limits.game_idle
+        };
+        idle < limit || l.bot_to_act().is_some()
+    });
+    before - map.len()
 }
 
 async fn live_cached(state: &AppState, id: &str) -> ApiResult<LiveRef> {

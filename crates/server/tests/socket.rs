@@ -543,3 +543,41 @@ async fn a_socket_that_held_log_entries_an_undo_took_back_is_sent_them_anew() {
     }
     panic!("no decision with log entries could be taken back in 200 actions");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_games_leave_memory_unless_a_socket_follows_them_and_load_back_unchanged() {
+    let limits = muster_server::Limits {
+        game_idle: Duration::ZERO,
+        finished_idle: Duration::ZERO,
+        ..Default::default()
+    };
+    let (addr, st) = server_with(&sqlite().await, limits).await;
+    let (alice, bob, id) = two_players(addr).await;
+    play_http(&alice, &bob, &id, 6).await;
+    let path = format!("/api/games/{id}");
+    let (_, before) = alice.get(&path).await;
+    // Followed by a socket: it stays.
+    let mut ws = open(addr, Some(&alice), &id, "", None).await.unwrap();
+    let _ = next(&mut ws).await;
+    muster_server::play::evict_idle(&st).await;
+    assert!(
+        st.live.lock().await.contains_key(&id),
+        "a followed game left memory"
+    );
+    drop(ws);
+    // Unfollowed: it leaves, and a request loads it back as it was.
+    let mut left = false;
+    for _ in 0..50 {
+        muster_server::play::evict_idle(&st).await;
+        if !st.live.lock().await.contains_key(&id) {
+            left = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(left, "an idle game stayed in memory");
+    let (_, after) = alice.get(&path).await;
+    assert_eq!(after, before);
+    // And play goes on.
+    play_http(&alice, &bob, &id, 2).await;
+}

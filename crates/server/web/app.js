@@ -901,6 +901,7 @@ async function gamePage(id) {
     return P.ws && P.ws.readyState === WebSocket.OPEN && P.live;
   }
   async function change(kind, body) {
+    document.body.dataset.via = socketOpen() ? "socket" : "http";
     if (socketOpen()) return overSocket(Object.assign({ type: kind }, body));
     const g = await api("POST", `/api/games/${eid}/${kind}?since=${P.game.log.length}`, body);
     P.game = mergeLog(P.game.log, g);
