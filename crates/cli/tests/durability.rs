@@ -224,6 +224,120 @@ async fn play_and_kill(database: &str) {
     );
 }
 
+/// Eight players act at once (so the writer commits their moves together), and the server is
+/// killed hard in the middle: after the restart every game holds at least every action whose
+/// answer came back, and each game's record still replays.
+async fn kill_under_load(database: &str) {
+    let port = free_port();
+    let server = Server::start(database, port).await;
+    let mut players = Vec::new();
+    for i in 0..8 {
+        let c = Client::new(port).await;
+        c.post(
+            "/api/signup",
+            json!({"name": format!("player{i}"), "password": "correct horse"}),
+        )
+        .await;
+        let g = c
+            .post("/api/games", json!({"game": "battles", "scenario": "freemans-farm", "side": if i % 2 == 0 { "american" } else { "british" }, "opponent": "bot", "level": "random"}))
+            .await;
+        players.push((
+            std::sync::Arc::new(c),
+            g["id"].as_str().unwrap().to_string(),
+        ));
+    }
+    let acked: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, u64>>> =
+        Default::default();
+    let mut tasks = Vec::new();
+    for (c, id) in players.clone() {
+        let acked = acked.clone();
+        tasks.push(tokio::spawn(async move {
+            for _ in 0..400 {
+                let Ok(r) = c
+                    .http
+                    .get(format!("{}/api/games/{id}", c.base))
+                    .send()
+                    .await
+                else {
+                    return;
+                };
+                let Ok(g) = r.json::<Value>().await else {
+                    return;
+                };
+                if g["status"] == "finished" {
+                    return;
+                }
+                if g["to_act"] != g["my_side"] {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                    continue;
+                }
+                let csrf = c.csrf.lock().unwrap().clone();
+                let sent = c
+                    .http
+                    .post(format!("{}/api/games/{id}/act?since=100000", c.base))
+                    .header("X-CSRF-Token", csrf)
+                    .json(&json!({"action": g["legal"][0]["action"], "version": g["version"]}))
+                    .send()
+                    .await;
+                let Ok(r) = sent else { return };
+                if r.status().is_success() {
+                    let Ok(v) = r.json::<Value>().await else {
+                        return;
+                    };
+                    let n = v["actions"].as_u64().unwrap();
+                    let mut a = acked.lock().unwrap();
+                    let e = a.entry(id.clone()).or_default();
+                    *e = (*e).max(n);
+                }
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    server.kill_hard();
+    for t in tasks {
+        let _ = t.await;
+    }
+    let acked = acked.lock().unwrap().clone();
+    assert!(
+        acked.values().sum::<u64>() >= 16,
+        "{database}: the players made moves before the kill: {acked:?}"
+    );
+    let port2 = free_port();
+    let _server = Server::start(database, port2).await;
+    for (i, (_, id)) in players.iter().enumerate() {
+        let c = Client::new(port2).await;
+        c.post(
+            "/api/login",
+            json!({"name": format!("player{i}"), "password": "correct horse"}),
+        )
+        .await;
+        let g = c.get(&format!("/api/games/{id}")).await;
+        let stored = g["actions"].as_u64().unwrap_or(0);
+        let acknowledged = acked.get(id).copied().unwrap_or(0);
+        assert!(
+            stored >= acknowledged,
+            "{database}: game {id} holds {stored} actions, {acknowledged} were acknowledged"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_under_load_loses_no_acknowledged_action_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("load.db");
+    kill_under_load(&format!("sqlite://{}", file.display())).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_under_load_loses_no_acknowledged_action_postgres() {
+    let pg = tokio::task::spawn_blocking(muster_server::testing::TempPostgres::start)
+        .await
+        .unwrap()
+        .unwrap();
+    let url = pg.database().await.unwrap();
+    kill_under_load(&url).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_then_restart_keeps_every_game_sqlite() {
     let file = std::env::temp_dir().join(format!("muster-durability-{}.db", std::process::id()));
@@ -400,4 +514,47 @@ async fn start_up_refuses_a_database_it_cannot_write_or_whose_schema_is_newer() 
     let err = serve_refuses(&url);
     assert!(err.contains("newer than this muster"), "{err}");
     let _ = std::fs::remove_file(&file);
+}
+
+/// The server process's resident memory, in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+/// Issue 13: argon2's working memory (19 MiB a hash) does not stay with the process after a
+/// burst of sign-ups (glibc's per-thread arenas used to keep it: 1.9 GB after 200 sign-ups).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn password_hashing_memory_does_not_stay_resident_after_sign_ups() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("m.db").display());
+    let port = free_port();
+    let server = Server::start(&db, port).await;
+    let pid = server.0.id();
+    let start = rss_kib(pid);
+    let mut tasks = Vec::new();
+    for t in 0..4 {
+        tasks.push(tokio::spawn(async move {
+            for i in 0..10 {
+                let c = Client::new(port).await;
+                c.post(
+                    "/api/signup",
+                    json!({"name": format!("mem{t}x{i}"), "password": "correct horse"}),
+                )
+                .await;
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let after = rss_kib(pid);
+    assert!(
+        after < start + 40 * 1024,
+        "resident memory grew from {start} KiB to {after} KiB over 40 sign-ups"
+    );
 }

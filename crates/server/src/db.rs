@@ -239,9 +239,11 @@ pub async fn open(url: &str, sync: Sync) -> Result<Db, sqlx::Error> {
     match &file {
         Some(path) => {
             let (path, pages) = (path.clone(), max_pages.clone());
+            // A URL that asks for a read-only database gets a writer that cannot write.
+            let read_only = url.contains("mode=ro");
             std::thread::Builder::new()
                 .name("muster-writer".into())
-                .spawn(move || sqlite_writer(&path, sync, pages, rx))
+                .spawn(move || sqlite_writer(&path, read_only, sync, pages, rx))
                 .map_err(sqlx::Error::Io)?;
         }
         None => {
@@ -439,10 +441,20 @@ fn sqlite_sql(sql: &str) -> String {
 }
 
 /// The SQLite writer: a thread with its own connection, for the life of the process.
-fn sqlite_writer(path: &Path, sync: Sync, max_pages: Arc<AtomicU32>, mut rx: mpsc::Receiver<Job>) {
-    use rusqlite::Connection;
+fn sqlite_writer(
+    path: &Path,
+    read_only: bool,
+    sync: Sync,
+    max_pages: Arc<AtomicU32>,
+    mut rx: mpsc::Receiver<Job>,
+) {
+    use rusqlite::{Connection, OpenFlags};
     let open = || -> rusqlite::Result<Connection> {
-        let conn = Connection::open(path)?;
+        let conn = if read_only {
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?
+        } else {
+            Connection::open(path)?
+        };
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(

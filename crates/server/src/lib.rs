@@ -31,7 +31,7 @@ pub const MAX_BODY: usize = 64 * 1024;
 #[derive(Clone, Debug)]
 pub struct Config {
     pub addr: SocketAddr,
-    /// `sqlite://FILE`, `sqlite::memory:` or `postgres://...`.
+    /// `sqlite://FILE` or `postgres://...` (SQLite needs a file: its writer and readers share it).
     pub database: String,
     /// Mark cookies `Secure` (on by default; browsers accept them on localhost over HTTP).
     pub secure_cookies: bool,

@@ -1143,28 +1143,48 @@ pub async fn replay(
     Ok(json_bytes(json))
 }
 
-/// `GET /api/lobby`
+/// `GET /api/lobby`: open games, the caller's games and finished games, newest first (500
+/// at most), read in one query.
 pub async fn lobby(
     State(state): State<AppState>,
     MaybeUser(user): MaybeUser,
 ) -> ApiResult<Json<Value>> {
     let uid = user.as_ref().map(|u| u.id.clone()).unwrap_or_default();
     let rows = sqlx::query(
-        "SELECT g.id, g.game, g.scenario, g.status, g.to_act, g.winner, g.updated FROM games g
-         WHERE g.status = 'open' OR g.id IN (SELECT game_id FROM seats WHERE user_id = $1)
-         ORDER BY g.updated DESC LIMIT 500",
+        "SELECT g.id, g.game, g.scenario, g.status, g.to_act, g.winner, g.updated, s.side, s.user_id, u.name, s.bot
+         FROM (SELECT * FROM games
+               WHERE status = 'open' OR id IN (SELECT game_id FROM seats WHERE user_id = $1)
+               ORDER BY updated DESC LIMIT 500) g
+         JOIN seats s ON s.game_id = g.id
+         LEFT JOIN users u ON u.id = s.user_id
+         ORDER BY g.updated DESC, g.id, s.side",
     )
     .bind(&uid)
     .fetch_all(&state.db.pool)
     .await?;
     let (mut open, mut mine, mut finished) = (Vec::new(), Vec::new(), Vec::new());
-    for r in rows {
-        let id: String = r.try_get(0)?;
-        let seats = load_seats(&state, &id).await?;
-        let my_side = seats
-            .iter()
-            .find(|s| s.user_id.as_deref() == Some(uid.as_str()))
-            .map(|s| s.side.clone());
+    let mut k = 0;
+    while k < rows.len() {
+        let id: String = rows[k].try_get(0)?;
+        let mut seats = Vec::new();
+        let mut my_side = None;
+        let first = k;
+        while k < rows.len() && rows[k].try_get::<String, _>(0)? == id {
+            let r = &rows[k];
+            let side: String = r.try_get(7)?;
+            let user_id: Option<String> = r.try_get(8)?;
+            if user_id.as_deref() == Some(uid.as_str()) && !uid.is_empty() {
+                my_side = Some(side.clone());
+            }
+            let bot = r
+                .try_get::<Option<String>, _>(10)?
+                .and_then(|b| Level::parse(&b).ok());
+            seats.push(
+                json!({"side": side, "player": r.try_get::<Option<String>, _>(9)?, "bot": bot}),
+            );
+            k += 1;
+        }
+        let r = &rows[first];
         let status: String = r.try_get(3)?;
         let to_act: Option<String> = r.try_get(4)?;
         let summary = json!({
@@ -1172,7 +1192,7 @@ pub async fn lobby(
             "game": r.try_get::<String, _>(1)?,
             "scenario": r.try_get::<String, _>(2)?,
             "status": status,
-            "seats": seats.iter().map(|s| json!({"side": s.side, "player": s.user_name, "bot": s.bot})).collect::<Vec<_>>(),
+            "seats": seats,
             "my_side": my_side,
             "to_act": to_act,
             "my_turn": status == "active" && my_side.is_some() && to_act == my_side,
