@@ -318,7 +318,11 @@ pub fn run(config: LoadConfig) -> Result<LoadReport, String> {
         let pid = server.pid;
         runtime.block_on(measure(&config, &sides, addr, pid, &bin))
     });
-    let alive = server.child.try_wait().map(|s| s.is_none()).unwrap_or(false);
+    let alive = server
+        .child
+        .try_wait()
+        .map(|s| s.is_none())
+        .unwrap_or(false);
     let tail = server.tail();
     server.stop();
     drop(server);
@@ -389,6 +393,9 @@ impl Server {
             std::thread::spawn(move || {
                 for line in std::io::BufReader::new(err).lines() {
                     let Ok(line) = line else { break };
+                    if line.starts_with("muster serve: listening on") {
+                        continue;
+                    }
                     let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
                     if t.len() == 20 {
                         t.pop_front();
@@ -601,8 +608,7 @@ impl Account {
             return;
         };
         let (name, value) = (name.trim().to_string(), value.trim().to_string());
-        let gone = value.is_empty()
-            || parts.any(|p| p.trim().eq_ignore_ascii_case("max-age=0"));
+        let gone = value.is_empty() || parts.any(|p| p.trim().eq_ignore_ascii_case("max-age=0"));
         let mut c = self.cookies.lock().unwrap_or_else(|p| p.into_inner());
         c.retain(|(k, _)| *k != name);
         if !gone {
@@ -887,12 +893,7 @@ struct Table {
     seats: Vec<Seat>,
 }
 
-async fn open_socket(
-    sh: &Shared,
-    acct: &Account,
-    id: &str,
-    log: usize,
-) -> Result<Ws, String> {
+async fn open_socket(sh: &Shared, acct: &Account, id: &str, log: usize) -> Result<Ws, String> {
     let query = if log > 0 {
         format!("?log={log}")
     } else {
@@ -911,7 +912,12 @@ async fn open_socket(
     let stream = connect(sh.addr, &sh.traffic).await?;
     let (ws, _) = tokio::time::timeout(PATIENCE, tokio_tungstenite::client_async(req, stream))
         .await
-        .map_err(|_| format!("the socket of game {id} did not open within {} s", PATIENCE.as_secs()))?
+        .map_err(|_| {
+            format!(
+                "the socket of game {id} did not open within {} s",
+                PATIENCE.as_secs()
+            )
+        })?
         .map_err(|e| format!("the socket of game {id}: {e}"))?;
     Ok(ws)
 }
@@ -953,7 +959,10 @@ async fn open_seat(
         Protocol::Socket => {
             let until = Instant::now() + PATIENCE;
             let first = next_message(&mut ws, until).await?.ok_or_else(|| {
-                format!("game {id}: no state message within {} s", PATIENCE.as_secs())
+                format!(
+                    "game {id}: no state message within {} s",
+                    PATIENCE.as_secs()
+                )
             })?;
             if first["type"] != "state" {
                 return Err(format!(
@@ -1009,7 +1018,9 @@ async fn set_up(
     if cfg.opponent == Opponent::Bot {
         body["level"] = json!(cfg.level.as_deref().unwrap_or("random"));
     }
-    let created = http_a.request(&a, "POST", "/api/games", Some(&body)).await?;
+    let created = http_a
+        .request(&a, "POST", "/api/games", Some(&body))
+        .await?;
     let id = created["id"]
         .as_str()
         .ok_or_else(|| format!("POST /api/games answered no id: {created}"))?
@@ -1126,10 +1137,13 @@ async fn act_socket(sh: &Shared, seat: &mut Seat, action: &str) -> Result<f64, S
     seat.next_id += 1;
     let msg = json!({"type": "act", "id": id, "action": action, "version": seat.view.version});
     let t = Instant::now();
-    tokio::time::timeout(PATIENCE, seat.ws.send(Message::Text(msg.to_string().into())))
-        .await
-        .map_err(|_| "sending on the game socket stalled".to_string())?
-        .map_err(|e| format!("sending on the game socket: {e}"))?;
+    tokio::time::timeout(
+        PATIENCE,
+        seat.ws.send(Message::Text(msg.to_string().into())),
+    )
+    .await
+    .map_err(|_| "sending on the game socket stalled".to_string())?
+    .map_err(|e| format!("sending on the game socket: {e}"))?;
     let until = t + PATIENCE;
     loop {
         let m = next_message(&mut seat.ws, until)
@@ -1196,7 +1210,10 @@ async fn resync(sh: &Shared, id: &str, seat: &mut Seat) -> Result<(), String> {
                 .await?
                 .ok_or("no state message after reconnecting")?;
             if m["type"] != "state" {
-                return Err(format!("not a state message after reconnecting: {}", clip(&m)));
+                return Err(format!(
+                    "not a state message after reconnecting: {}",
+                    clip(&m)
+                ));
             }
             seat.view = SeatView::whole(&m)?;
             seat.ws = ws;
@@ -1213,17 +1230,11 @@ async fn resync(sh: &Shared, id: &str, seat: &mut Seat) -> Result<(), String> {
 }
 
 /// Plays game `g` until the deadline: its seats play it; when it ends, a new one is set up.
-async fn drive_game(
-    sh: Arc<Shared>,
-    accounts: Arc<Vec<Arc<Account>>>,
-    g: usize,
-    first: Table,
-) {
+async fn drive_game(sh: Arc<Shared>, accounts: Arc<Vec<Arc<Account>>>, g: usize, first: Table) {
     let mut table = first;
     let mut stagger = Dice::from_seed(g as u64 ^ 0x5eed);
-    let start_ms = u64::from(
-        stagger.below(u32::try_from(sh.config.think_ms.max(1)).unwrap_or(u32::MAX)),
-    );
+    let start_ms =
+        u64::from(stagger.below(u32::try_from(sh.config.think_ms.max(1)).unwrap_or(u32::MAX)));
     let mut round = 0;
     loop {
         let tasks: Vec<_> = table
@@ -1385,7 +1396,11 @@ async fn measure_sampled(
     let sent = traffic.sent.load(Ordering::Relaxed) - sent0;
     let (rss, hwm) = memory_kb(pid).unwrap_or((0, 0));
     peak.fetch_max(rss, Ordering::Relaxed);
-    let mut lat = sh.latencies.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let mut lat = sh
+        .latencies
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
     lat.sort_by(|a, b| a.total_cmp(b));
     let actions = lat.len() as u64;
     let per_action = |x: f64| {
@@ -1457,7 +1472,10 @@ pub fn table(r: &LoadReport) -> String {
                 r.think_ms
             ),
         ),
-        ("server", format!("{} (pid {}) on {}", r.server_bin, r.server_pid, r.database)),
+        (
+            "server",
+            format!("{} (pid {}) on {}", r.server_bin, r.server_pid, r.database),
+        ),
         ("window", format!("{:.1} s", r.seconds)),
         (
             "actions",
@@ -1550,6 +1568,106 @@ mod tests {
             assert!(d >= Duration::from_millis(500) && d <= Duration::from_millis(1500));
         }
         assert_eq!(think(&mut rng, 0), Duration::ZERO);
+    }
+
+    async fn read(ws: &mut WebSocketStream<TcpStream>) -> Value {
+        loop {
+            if let Some(Ok(Message::Text(t))) = ws.next().await {
+                return serde_json::from_str::<Value>(t.as_str()).unwrap();
+            }
+        }
+    }
+
+    /// The socket client against a stand-in server speaking the game socket protocol: the
+    /// `state` on connect, an action answered by `update` then `ack`, the other side's move as
+    /// an `update`, and a refusal as `error`.
+    #[tokio::test]
+    async fn the_socket_client_follows_the_protocol() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(async move {
+            let (tcp, _) = listener.accept().await.unwrap();
+            let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+            let send = |v: Value| Message::Text(v.to_string().into());
+            ws.send(send(
+                json!({"type": "state", "version": 1, "status": "active",
+                "legal": [{"action": "a"}], "log": ["x"], "log_start": 0, "view": {}}),
+            ))
+            .await
+            .unwrap();
+            let act = read(&mut ws).await;
+            assert_eq!(
+                (&act["type"], &act["action"], &act["version"]),
+                (&json!("act"), &json!("a"), &json!(1))
+            );
+            ws.send(send(
+                json!({"type": "update", "version": 2, "legal": [], "to_act": "british",
+                "log_start": 1, "log": ["y"], "view_patch": []}),
+            ))
+            .await
+            .unwrap();
+            ws.send(send(json!({"type": "ack", "id": act["id"], "version": 2})))
+                .await
+                .unwrap();
+            ws.send(send(
+                json!({"type": "update", "version": 3, "legal": [{"action": "b"}],
+                "log_start": 2, "log": ["z"]}),
+            ))
+            .await
+            .unwrap();
+            let act = read(&mut ws).await;
+            assert_eq!((&act["action"], &act["version"]), (&json!("b"), &json!(3)));
+            ws.send(send(json!({"type": "error", "id": act["id"],
+                "error": {"kind": "stale", "message": "the game moved"}})))
+                .await
+                .unwrap();
+        });
+        let traffic = Arc::new(Traffic::default());
+        let sh = Shared {
+            addr,
+            traffic: traffic.clone(),
+            config: LoadConfig {
+                games: 1,
+                players: 1,
+                seconds: 1,
+                think_ms: 0,
+                database: "sqlite".into(),
+                game: "battles".into(),
+                scenario: "freemans-farm".into(),
+                sync: "normal".into(),
+                opponent: Opponent::Human,
+                level: None,
+                protocol: Protocol::Socket,
+                signups: 0,
+                server_bin: None,
+                data: None,
+            },
+            sides: Sides {
+                playable: vec!["american".into()],
+            },
+            deadline: Instant::now() + Duration::from_secs(10),
+            errors: AtomicU64::new(0),
+            first_error: Mutex::new(None),
+            ws_messages: AtomicU64::new(0),
+            games_finished: AtomicU64::new(0),
+            latencies: Mutex::new(Vec::new()),
+        };
+        let acct = Arc::new(Account::new("a"));
+        let http = Http::new(addr, traffic.clone());
+        let mut seat = open_seat(&sh, acct, http, "g", 0, 1).await.unwrap();
+        assert!(seat.view.my_turn());
+        assert_eq!((seat.view.version, seat.view.log), (1, 1));
+        let ms = act_socket(&sh, &mut seat, "a").await.unwrap();
+        assert!(ms >= 0.0);
+        assert!(!seat.view.my_turn());
+        assert_eq!((seat.view.version, seat.view.log), (2, 2));
+        follow(&sh, "g", &mut seat).await.unwrap();
+        assert_eq!(seat.view.legal, vec!["b".to_string()]);
+        assert_eq!((seat.view.version, seat.view.log), (3, 3));
+        let refused = act_socket(&sh, &mut seat, "b").await.unwrap_err();
+        assert!(refused.contains("stale"), "{refused}");
+        server.await.unwrap();
+        assert!(traffic.received.load(Ordering::Relaxed) > 0);
     }
 
     #[test]
