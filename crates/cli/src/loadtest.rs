@@ -69,8 +69,8 @@ pub enum Opponent {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
-    /// The game socket of issue 13 (docs: ws-protocol): a `state` message on connect,
-    /// `update` messages, actions sent as `act` messages answered by `ack` or `error`.
+    /// The game socket of issue 13: a `state` message on connect, `update` messages,
+    /// actions sent as `act` messages answered by `ack` or `error`.
     Socket,
     /// What the browser client did before it: a WebSocket notice `{"type":"update",
     /// "version":V}`, then `GET /api/games/{id}`, then `POST /api/games/{id}/act`.

@@ -94,7 +94,8 @@ enum Command {
         /// --insecure-cookies`.
         #[arg(long, value_name = "PATH")]
         server_bin: Option<PathBuf>,
-        /// sqlite (a temporary file, removed after) or postgres (a throwaway cluster).
+        /// sqlite (a temporary file, removed after) or postgres (a throwaway cluster, started
+        /// by the load test; its own processes' CPU and memory are not in the figures).
         #[arg(long, default_value = "sqlite")]
         database: String,
         #[arg(long, default_value = "battles")]
@@ -104,7 +105,9 @@ enum Command {
         /// SQLite's commit durability in the measured server: normal or full.
         #[arg(long, default_value = "normal", value_parser = ["normal", "full"])]
         sync: String,
-        /// Print one JSON line instead of a table.
+        /// Print one JSON line instead of a table: actions, actions_per_second, p50_ms,
+        /// p90_ms, p99_ms, max_ms, server_cpu_ms_per_action, bytes_to_clients_per_action,
+        /// server_rss_mb (peak), server_hwm_mb, server_rss_after_signups_mb, errors, ...
         #[arg(long)]
         json: bool,
     },
