@@ -74,23 +74,48 @@ enum Command {
     },
     /// Speak the engine protocol: JSON lines on stdin and stdout (docs/protocol.md).
     Engine,
-    /// Drive many concurrent games against an in-process server on loopback and report
-    /// throughput and action latency (docs/performance.md).
+    /// Start `muster serve` as a separate process on loopback (a temporary SQLite file, or a
+    /// throwaway PostgreSQL cluster), drive many concurrent games against it as browsers
+    /// would, and measure that process: action latency, its CPU time and the bytes it sent per
+    /// action (over the measured window: from the moment every game is set up to the
+    /// deadline), and its peak memory (docs/performance.md). The server is killed at the end.
     Loadtest {
-        /// Concurrent games.
+        /// Concurrent games (1 to 10,000).
         #[arg(long, default_value_t = 500)]
         games: usize,
-        /// Accounts playing them.
+        /// Accounts playing them, shared across games (a human game seats two distinct ones).
         #[arg(long, default_value_t = 50)]
         players: usize,
-        /// How long to run, in seconds.
+        /// The measured window, in seconds (1 to 3,600).
         #[arg(long, default_value_t = 30)]
         seconds: u64,
         /// Each player's mean pause before a decision, in milliseconds (drawn uniformly from
         /// half to one and a half times this; games start at random moments in the first pause).
         #[arg(long, default_value_t = 1000)]
         think_ms: u64,
-        /// sqlite (a temporary file) or postgres (a throwaway cluster).
+        /// Who plays each game's other side: a bot of the server (at --level), or a second
+        /// account whose seat the load client drives too, as a second player would.
+        #[arg(long, value_enum, default_value_t = muster_cli::loadtest::Opponent::Bot)]
+        opponent: muster_cli::loadtest::Opponent,
+        /// The bot's level with --opponent bot: random, easy, medium or hard (default random).
+        #[arg(long)]
+        level: Option<String>,
+        /// How seats follow and play: socket (the game socket of issue 13: state and update
+        /// messages, actions as act messages) or http (a WebSocket notice, then GET the game,
+        /// then POST the action: the browser client before the socket protocol).
+        #[arg(long, value_enum, default_value_t = muster_cli::loadtest::Protocol::Socket)]
+        protocol: muster_cli::loadtest::Protocol,
+        /// Accounts to sign up (4 at a time) before the games start, to measure the server's
+        /// memory after sign-ups (reported as server_rss_after_signups_mb).
+        #[arg(long, default_value_t = 0)]
+        signups: usize,
+        /// The server program to measure (default: this program), e.g. an older build for
+        /// "before" figures; it is run as `PATH serve --addr 127.0.0.1:PORT --database URL
+        /// --insecure-cookies`.
+        #[arg(long, value_name = "PATH")]
+        server_bin: Option<PathBuf>,
+        /// sqlite (a temporary file, removed after) or postgres (a throwaway cluster, started
+        /// by the load test; its own processes' CPU and memory are not in the figures).
         #[arg(long, default_value = "sqlite")]
         database: String,
         #[arg(long, default_value = "battles")]
@@ -98,8 +123,11 @@ enum Command {
         #[arg(long, default_value = "freemans-farm")]
         scenario: String,
         /// SQLite's commit durability in the measured server: normal or full.
-        #[arg(long, default_value = "normal", value_parser = muster_server::db::Sync::parse)]
-        sync: muster_server::db::Sync,
+        #[arg(long, default_value = "normal", value_parser = ["normal", "full"])]
+        sync: String,
+        /// Print one JSON line instead of a table: actions, actions_per_second, p50_ms,
+        /// p90_ms, p99_ms, max_ms, server_cpu_ms_per_action, bytes_to_clients_per_action,
+        /// server_rss_mb (peak), server_hwm_mb, server_rss_after_signups_mb, errors, ...
         #[arg(long)]
         json: bool,
     },
@@ -271,6 +299,11 @@ fn main() -> ExitCode {
             players,
             seconds,
             think_ms,
+            opponent,
+            level,
+            protocol,
+            signups,
+            server_bin,
             database,
             game,
             scenario,
@@ -286,26 +319,26 @@ fn main() -> ExitCode {
                 game,
                 scenario,
                 sync,
+                opponent,
+                level,
+                protocol,
+                signups,
+                server_bin,
+                data: cli.data.clone(),
             };
             match muster_cli::loadtest::run(config) {
-                Ok(r) if json => {
-                    println!("{}", serde_json::to_string(&r).unwrap_or_default());
-                    ExitCode::SUCCESS
-                }
+                Ok(r) if json => match serde_json::to_string(&r) {
+                    Ok(line) => {
+                        say!("{line}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("muster loadtest: {e}");
+                        ExitCode::FAILURE
+                    }
+                },
                 Ok(r) => {
-                    println!(
-                        "{} games on {} for {:.1} s: {} actions, {:.0} actions/s, latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} errors; {} WebSocket updates",
-                        r.games,
-                        r.database,
-                        r.seconds,
-                        r.actions,
-                        r.actions_per_second,
-                        r.p50_ms,
-                        r.p99_ms,
-                        r.max_ms,
-                        r.errors,
-                        r.ws_updates
-                    );
+                    say!("{}", muster_cli::loadtest::table(&r));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
