@@ -1298,7 +1298,13 @@ pub async fn ws(
         session,
         ..Follower::default()
     };
+    // Small buffers: a socket's messages are a few hundred bytes, and the default buffers
+    // (128 KiB to read, 128 KiB to write) would take most of the server's memory with a few
+    // hundred sockets open. A client that lets 1 MiB of messages pile up is cut off.
     Ok(upgrade
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(WS_HARD_LIMIT)
         .max_message_size(WS_HARD_LIMIT)
         .max_frame_size(WS_HARD_LIMIT)
         .on_upgrade(move |socket| follow(state, live, socket, rx, follower, holds)))
@@ -1362,13 +1368,19 @@ impl Follower {
         Ok(Value::Object(out))
     }
 
-    /// Keeps the legal actions as sent; the labels not sent before on this socket.
+    /// Keeps the legal actions as sent; the labels not sent before on this socket. Only the
+    /// labels of the last two lists are remembered (a label sent again is harmless; a memory
+    /// of every label ever offered would grow with the game).
     fn legal_and_labels(
         &mut self,
         legal: Vec<muster_core::LegalEntry>,
         all: bool,
     ) -> serde_json::Map<String, Value> {
         let mut labels = serde_json::Map::new();
+        let previous = std::mem::take(&mut self.legal);
+        self.labels.retain(|a, _| {
+            previous.contains(a) || legal.iter().any(|e| e.action == *a)
+        });
         self.legal = Vec::with_capacity(legal.len());
         for e in legal {
             let known = !all && self.labels.get(&e.action) == Some(&e.label);
