@@ -4,6 +4,7 @@
 use crate::bench::{self, BenchReport};
 use crate::error::{Error, ErrorKind};
 use crate::game::{Game, GameInfo, LogEntry, Options, Outcome, Prompt, Side, Viewer};
+use crate::knowledge::Knowledge;
 use crate::record::Record;
 use crate::session::Session;
 use serde::Serialize;
@@ -70,10 +71,11 @@ pub trait Match: Send {
     fn determinized(&self, side: &str, seed: u64) -> Result<Box<dyn Match>, Error>;
 }
 
-/// Wraps a [`Game`] as a [`DynGame`].
-pub struct Entry<G: Game>(pub Arc<G>);
+/// Wraps a [`Game`] as a [`DynGame`]. The game's [`Knowledge`] is asked only by `bench`, for
+/// the weights of its random player (a game that knows nothing implements it empty).
+pub struct Entry<G: Knowledge>(pub Arc<G>);
 
-impl<G: Game> DynGame for Entry<G> {
+impl<G: Knowledge> DynGame for Entry<G> {
     fn info(&self) -> &GameInfo {
         self.0.info()
     }
@@ -214,7 +216,7 @@ impl Registry {
     }
 
     /// Adds a game.
-    pub fn add<G: Game>(&mut self, game: G) {
+    pub fn add<G: Knowledge>(&mut self, game: G) {
         self.games.push(Box::new(Entry(Arc::new(game))));
     }
 

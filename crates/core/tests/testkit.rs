@@ -6,7 +6,7 @@
 use muster_core::game::{GameInfo, IllegalAction, LogEntry, Prompt, ScenarioInfo};
 use muster_core::registry::{DynGame, Entry, Match};
 use muster_core::testkit::{FuzzConfig, fuzz};
-use muster_core::{Audience, Dice, ErrorKind, Game, Options, Outcome, Side, Viewer};
+use muster_core::{Audience, Dice, ErrorKind, Game, Knowledge, Options, Outcome, Side, Viewer};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -61,6 +61,8 @@ impl Nim {
         }
     }
 }
+
+impl Knowledge for Nim {}
 
 impl Game for Nim {
     type State = State;
