@@ -169,7 +169,12 @@ impl<G: Game> Match for Session<G> {
     fn view(&self, side: Option<&str>) -> Result<Value, Error> {
         let viewer = viewer_of(self.game(), side)?;
         serde_json::to_value(self.game().view(self.state(), viewer))
-            .map_err(|e| Error::new(ErrorKind::BadRequest, e.to_string()))
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::Internal,
+                    format!("internal error: the view cannot be written as JSON (a bug in the game, not in the request): {e}"),
+                )
+            })
     }
     fn outcome(&self) -> Option<Outcome> {
         self.game().outcome(self.state())

@@ -215,7 +215,11 @@ fn a_state_that_cannot_be_written_is_an_internal_error_not_a_null_state() {
         m.act(None, a).unwrap();
     }
     let e = m.try_position().unwrap_err();
-    assert_eq!(e.kind, ErrorKind::BadData);
+    assert_eq!(e.kind, ErrorKind::Internal);
+    assert!(e.message.contains("internal error"), "{}", e.message);
+    // The view (here the state itself) cannot be written either: internal, not bad_request.
+    let e = m.view(None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Internal);
     assert!(e.message.contains("internal error"), "{}", e.message);
     let p = m.position();
     assert!(p.get("state").is_none(), "{p}");
