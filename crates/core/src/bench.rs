@@ -2,7 +2,8 @@
 
 use crate::dice::Dice;
 use crate::error::{Error, ErrorKind};
-use crate::game::{Game, Options};
+use crate::game::Options;
+use crate::knowledge::Knowledge;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -25,8 +26,9 @@ pub struct BenchReport {
     pub draws: u64,
 }
 
-/// Plays `games` random games on one thread and times them.
-pub fn random_games<G: Game>(
+/// Plays `games` random games on one thread and times them (each decision as [`play_out`]
+/// makes it).
+pub fn random_games<G: Knowledge>(
     game: &G,
     scenario: &str,
     options: &Options,
@@ -70,8 +72,13 @@ pub fn random_games<G: Game>(
     })
 }
 
-/// Plays uniformly random legal actions to the end; returns the number of decisions.
-pub fn play_out<G: Game>(
+/// Plays random legal actions to the end; returns the number of decisions. Each decision is
+/// uniform among the legal actions the game weighs above 0 for playouts
+/// ([`Knowledge::playout_weight`]), as the `random` bot picks: a game weighs a resignation 0
+/// (Supply Lines' §13.4 concession), which a uniform pick would take early in most games, so
+/// that the figures would measure only the opening. Only when every legal action weighs 0 is
+/// any of them picked.
+pub fn play_out<G: Knowledge>(
     game: &G,
     state: &mut G::State,
     pick: &mut Dice,
@@ -86,9 +93,30 @@ pub fn play_out<G: Game>(
                 format!("no legal action for side {side} in a live game"),
             ));
         }
-        let a = actions[pick.below(actions.len() as u32) as usize];
+        let a = pick_weighed(game, state, pick, actions);
         game.apply(state, side, a)?;
         decisions += 1;
     }
     Ok(decisions)
+}
+
+/// A uniform pick among the actions weighed above 0 (among all when none is). One weight is
+/// asked in the common case: a first uniform pick that weighs above 0 is kept, and only after
+/// one that weighs 0 are the rest sorted out and picked from, which keeps the pick uniform
+/// among those above 0 (each has `1/n + z/n · 1/(n-z) = 1/(n-z)`, `z` of `n` weighing 0).
+fn pick_weighed<G: Knowledge>(
+    game: &G,
+    state: &G::State,
+    pick: &mut Dice,
+    actions: &mut Vec<G::Action>,
+) -> G::Action {
+    let a = actions[pick.below(actions.len() as u32) as usize];
+    if game.playout_weight(state, a) > 0 {
+        return a;
+    }
+    actions.retain(|&b| game.playout_weight(state, b) > 0);
+    if actions.is_empty() {
+        return a;
+    }
+    actions[pick.below(actions.len() as u32) as usize]
 }

@@ -214,6 +214,21 @@ mod tests {
     }
 
     #[test]
+    fn an_unknown_member_is_refused_and_named() {
+        // Either form with a member of neither: refused, and the message names the member.
+        let saved = serde_json::to_value(Dice::from_seed(3)).unwrap();
+        let mut keyed = saved.clone();
+        keyed["extra"] = serde_json::json!(1);
+        for bad in [serde_json::json!({"seed": 5, "extra": [1, 2]}), keyed] {
+            let err = serde_json::from_value::<Dice>(bad.clone())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("unknown field `extra`"), "{bad}: {err}");
+            assert!(err.contains("`seed`, `key`, `word_pos`"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
     fn dice_given_as_both_a_seed_and_a_key_are_refused() {
         // Before issue 15 the seed silently won over the key.
         let saved = serde_json::to_value(Dice::from_seed(3)).unwrap();

@@ -31,6 +31,9 @@ pub enum ErrorKind {
     BadData,
     /// A file could not be written or read (a path and the system's reason are in the message).
     Io,
+    /// A bug in the engine, not in the request: e.g. a game state that cannot be written as
+    /// JSON. Nothing was changed.
+    Internal,
 }
 
 /// An error with its kind and a message for people.

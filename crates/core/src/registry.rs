@@ -4,6 +4,7 @@
 use crate::bench::{self, BenchReport};
 use crate::error::{Error, ErrorKind};
 use crate::game::{Game, GameInfo, LogEntry, Options, Outcome, Prompt, Side, Viewer};
+use crate::knowledge::Knowledge;
 use crate::record::{Record, RecordedAction};
 use crate::session::Session;
 use serde::Serialize;
@@ -84,10 +85,11 @@ pub trait Match: Send {
     fn determinized(&self, side: &str, seed: u64) -> Result<Box<dyn Match>, Error>;
 }
 
-/// Wraps a [`Game`] as a [`DynGame`].
-pub struct Entry<G: Game>(pub Arc<G>);
+/// Wraps a [`Game`] as a [`DynGame`]. The game's [`Knowledge`] is asked only by `bench`, for
+/// the weights of its random player (a game that knows nothing implements it empty).
+pub struct Entry<G: Knowledge>(pub Arc<G>);
 
-impl<G: Game> DynGame for Entry<G> {
+impl<G: Knowledge> DynGame for Entry<G> {
     fn info(&self) -> &GameInfo {
         self.0.info()
     }
@@ -181,7 +183,12 @@ impl<G: Game> Match for Session<G> {
     fn view(&self, side: Option<&str>) -> Result<Value, Error> {
         let viewer = viewer_of(self.game(), side)?;
         serde_json::to_value(self.game().view(self.state(), viewer))
-            .map_err(|e| Error::new(ErrorKind::BadRequest, e.to_string()))
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::Internal,
+                    format!("internal error: the view cannot be written as JSON (a bug in the game, not in the request): {e}"),
+                )
+            })
     }
     fn outcome(&self) -> Option<Outcome> {
         self.game().outcome(self.state())
@@ -256,7 +263,7 @@ impl Registry {
     }
 
     /// Adds a game.
-    pub fn add<G: Game>(&mut self, game: G) {
+    pub fn add<G: Knowledge>(&mut self, game: G) {
         self.games.push(Box::new(Entry(Arc::new(game))));
     }
 

@@ -14,7 +14,7 @@ use std::sync::Arc;
 fn state_json<S: serde::Serialize>(state: &S) -> Result<Value, Error> {
     serde_json::to_value(state).map_err(|e| {
         Error::new(
-            ErrorKind::BadData,
+            ErrorKind::Internal,
             format!("internal error: the game state cannot be written as JSON (a bug in the game, not in the request): {e}"),
         )
     })

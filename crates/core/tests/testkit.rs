@@ -6,7 +6,7 @@
 use muster_core::game::{GameInfo, IllegalAction, LogEntry, Prompt, ScenarioInfo};
 use muster_core::registry::{DynGame, Entry, Match};
 use muster_core::testkit::{FuzzConfig, fuzz};
-use muster_core::{Audience, Dice, ErrorKind, Game, Options, Outcome, Side, Viewer};
+use muster_core::{Audience, Dice, ErrorKind, Game, Knowledge, Options, Outcome, Side, Viewer};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -61,6 +61,8 @@ impl Nim {
         }
     }
 }
+
+impl Knowledge for Nim {}
 
 impl Game for Nim {
     type State = State;
@@ -213,7 +215,11 @@ fn a_state_that_cannot_be_written_is_an_internal_error_not_a_null_state() {
         m.act(None, a).unwrap();
     }
     let e = m.try_position().unwrap_err();
-    assert_eq!(e.kind, ErrorKind::BadData);
+    assert_eq!(e.kind, ErrorKind::Internal);
+    assert!(e.message.contains("internal error"), "{}", e.message);
+    // The view (here the state itself) cannot be written either: internal, not bad_request.
+    let e = m.view(None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Internal);
     assert!(e.message.contains("internal error"), "{}", e.message);
     let p = m.position();
     assert!(p.get("state").is_none(), "{p}");

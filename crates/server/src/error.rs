@@ -71,6 +71,7 @@ impl From<Error> for ApiError {
             ErrorKind::CannotUndo => (StatusCode::UNPROCESSABLE_ENTITY, "cannot_undo"),
             ErrorKind::BadData => (StatusCode::INTERNAL_SERVER_ERROR, "bad_data"),
             ErrorKind::Io => (StatusCode::INTERNAL_SERVER_ERROR, "io"),
+            ErrorKind::Internal => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         };
         ApiError::new(status, kind, e.message)
     }

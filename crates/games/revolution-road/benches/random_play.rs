@@ -4,13 +4,13 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use muster_core::bench::play_out;
-use muster_core::{Dice, Game, Options};
+use muster_core::{Dice, Knowledge, Options};
 use muster_revolution_road::{Bunker, Concord};
 use std::hint::black_box;
 
 const SEEDS: std::ops::Range<u64> = 0..10;
 
-fn decisions_in<G: Game>(g: &G, scenario: &str) -> u64 {
+fn decisions_in<G: Knowledge>(g: &G, scenario: &str) -> u64 {
     let mut actions = Vec::new();
     SEEDS
         .map(|seed| {
@@ -28,7 +28,7 @@ fn random_games(c: &mut Criterion) {
     bench_game(c, "bunker-hill", &Bunker::new().unwrap());
 }
 
-fn bench_game<G: Game>(c: &mut Criterion, id: &str, g: &G) {
+fn bench_game<G: Knowledge>(c: &mut Criterion, id: &str, g: &G) {
     for scenario in SCENARIOS {
         let mut group = c.benchmark_group(format!("{id}/{scenario}"));
         let decisions = decisions_in(g, scenario);

@@ -58,14 +58,38 @@ fn load(g: &Arc<Concord>, p: &Value) -> Result<Session<Concord>, String> {
     }
 }
 
-/// The position with `f` applied to its state is refused; the message names `path`.
+/// The position with `f` applied to its state is refused; the message names `path`, from the
+/// position (`state.…`) as the JSON reader's messages do.
 fn refused(g: &Arc<Concord>, p: &Value, path: &str, f: impl FnOnce(&mut Value)) {
     let mut p = p.clone();
     f(&mut p["state"]);
     match load(g, &p) {
         Ok(_) => panic!("accepted a position with a bad {path}"),
-        Err(m) => assert!(m.contains(path), "{path}: the refusal names it: {m}"),
+        Err(m) => {
+            assert!(m.contains(path), "{path}: the refusal names it: {m}");
+            assert!(
+                m.starts_with("state."),
+                "{path}: the path is from the position: {m}"
+            );
+        }
     }
+}
+
+#[test]
+fn a_refusal_of_the_checks_names_the_member_by_its_path_from_the_position() {
+    // Before issue 15 the checks said `mover: …` where the JSON reader says `state.mover: …`.
+    let g = arc();
+    let p = position(&g, "standard", 2, 30);
+    let mut bad = p.clone();
+    bad["state"]["mover"] = json!(2);
+    let m = load(&g, &bad).err().expect("mover 2 is refused");
+    assert!(m.starts_with("state.mover: "), "{m}");
+    let mut bad = p.clone();
+    bad["state"]["mover"] = json!("x");
+    let m = load(&g, &bad)
+        .err()
+        .expect("a mover that is no number is refused");
+    assert!(m.starts_with("state.mover: "), "{m}");
 }
 
 fn arc() -> Arc<Concord> {

@@ -1,8 +1,8 @@
 //! Random play, measured: `cargo run --release -p muster-supply-lines --example bench [games]`.
 //!
-//! Prints two figures: uniform random play over every legal action (what `muster bench`
-//! measures; random players concede early in most games), and random play that never
-//! concedes, so games run their twelve turns (`docs/performance.md`).
+//! Prints two figures: `muster bench`'s random play (uniform among the actions weighed above
+//! 0, so never the §13.4 concession), and the same play written out here with the concession
+//! filtered by hand, as a check on the first (`docs/performance.md`).
 
 use muster_core::bench::random_games;
 use muster_core::{Dice, Game, Options};
@@ -17,7 +17,7 @@ fn main() {
         .unwrap_or(500);
     let r = random_games(&g, SCENARIO, &Options::new(), n as usize, 0).expect("bench");
     println!(
-        "uniform: {} games, {} decisions, {:.0} decisions/s, {} state bytes, wins {:?}, draws {}",
+        "muster bench: {} games, {} decisions, {:.0} decisions/s, {} state bytes, wins {:?}, draws {}",
         r.games, r.decisions, r.decisions_per_second, r.state_bytes, r.wins, r.draws
     );
     let mut legal = Vec::with_capacity(256);

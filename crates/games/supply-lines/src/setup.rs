@@ -60,6 +60,60 @@ pub fn new_game(d: &Data, scenario: &str, seed: u64) -> Result<State, String> {
     Ok(s)
 }
 
+/// The most Units and Leaders one area (or one attacking army) may hold: not a rule (the
+/// rules set no limit, §2.1), a bound far above what the counters and reinforcements reach
+/// that keeps the counts within their bytes.
+const MAX_UNITS: u8 = 100;
+const MAX_LEADERS: u8 = 20;
+
+fn side_name(side: SideId) -> &'static str {
+    if side == SideId::PATRIOT {
+        "Patriot"
+    } else {
+        "Crown"
+    }
+}
+
+/// The most Units and Leaders `side` could ever gather into one army from `s`: all it has on
+/// the map and attacking, and every reinforcement still to come (two Units per Patriot marker
+/// in the cup, §9.0; the Crown's markers not yet arrived, §5.7; the Triumvirs, §12.1). Armies
+/// only merge, march, fight and winter (which remove Units), so no army of a position whose
+/// bound is within the area limit can pass it.
+fn army_bound(d: &Data, s: &State, side: SideId) -> (u32, u32) {
+    let (mut units, mut leaders) = s
+        .areas
+        .iter()
+        .filter(|a| a.side == Some(side))
+        .fold((0u32, 0u32), |(u, l), a| {
+            (u + a.units as u32, l + a.leaders as u32)
+        });
+    if let Phase::Refuse { battle: b }
+    | Phase::RefuseCarry { battle: b, .. }
+    | Phase::AttackerCommit { battle: b }
+    | Phase::DefenderCommit { battle: b }
+    | Phase::Retreat { battle: b } = s.phase
+        && b.attacker == side
+    {
+        units += b.units as u32;
+        leaders += b.leaders as u32;
+    }
+    if side == SideId::PATRIOT {
+        units += 2 * s.cup.count_ones();
+    } else {
+        let numbered = s.in_nova & !(crown::TRIUMVIRATE_BIT | crown::TRIUMVIRATE_FIRST);
+        for (i, m) in d.crown_markers.iter().enumerate() {
+            if i >= s.crown_taken as usize || (i < 8 && numbered >> i & 1 == 1) {
+                units += m.units as u32;
+                leaders += m.leaders as u32;
+            }
+        }
+        if !s.triumvirate || s.in_nova & crown::TRIUMVIRATE_BIT != 0 {
+            leaders += d.triumvirate_leaders as u32;
+        }
+    }
+    (units, leaders)
+}
+
 /// The one set of checks of a state, used by `validate` (a position read from a file) and
 /// by the random-play tests after every decision, so that what the tests hold true of every
 /// reachable state is exactly what a load demands. An error names the member at fault (its
@@ -91,7 +145,7 @@ pub fn validate(d: &Data, s: &State) -> Result<(), String> {
                 def.id, x.id
             )));
         }
-        if x.units > 100 || x.leaders > 20 {
+        if x.units > MAX_UNITS || x.leaders > MAX_LEADERS {
             return Err(at("at most 100 Units and 20 Leaders in one area"));
         }
         if x.units == 0 && x.leaders == 0 && x.side.is_some() {
@@ -233,6 +287,18 @@ pub fn validate(d: &Data, s: &State) -> Result<(), String> {
              cup or drawn, not both (§9.0)",
             markers.saturating_sub(1)
         ));
+    }
+    for side in [SideId::PATRIOT, SideId::CROWN] {
+        let (units, leaders) = army_bound(d, s, side);
+        if units > MAX_UNITS as u32 || leaders > MAX_LEADERS as u32 {
+            return Err(format!(
+                "areas: the {} has {units} Units and {leaders} Leaders on the map, attacking \
+                 and still to come (reinforcements, §5.7, §9.0, §12.1); at most \
+                 {MAX_UNITS} and {MAX_LEADERS}, the most one area may hold, so that no army \
+                 can grow past them",
+                side_name(side)
+            ));
+        }
     }
     let n = d.areas.len() as u8;
     let ok = |a: u8| a < n;
@@ -413,7 +479,7 @@ fn phase_fits(d: &Data, s: &State) -> Result<(), String> {
             {
                 return Err("battle: the battle needs attacking Units and a defending army".into());
             }
-            if b.units > 100 || b.leaders > 20 {
+            if b.units > MAX_UNITS || b.leaders > MAX_LEADERS {
                 return Err("battle: at most 100 Units and 20 Leaders attack".into());
             }
             if b.leaders == 0 {

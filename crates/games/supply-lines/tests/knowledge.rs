@@ -199,3 +199,28 @@ fn rule_13_4_no_bot_concedes() {
     }
     assert!(offered > 10, "the concession was offered {offered} times");
 }
+
+/// §13.4: `muster bench`'s random player (`muster_core::bench`) skips the concession too, so
+/// its games run to a real end (before issue 15 it picked uniformly and most games ended by
+/// concession within the opening turns).
+#[test]
+fn rule_13_4_bench_play_outs_never_end_by_concession() {
+    use muster_core::bench::{play_out, random_games};
+    use muster_supply_lines::state::EndReason;
+    let g = game();
+    let mut pick = Dice::from_seed(3);
+    let mut actions = Vec::new();
+    let mut reasons = Vec::new();
+    for seed in 0..40 {
+        let mut s = g.new_game(SCENARIO, &Options::new(), seed).unwrap();
+        let decisions = play_out(&g, &mut s, &mut pick, &mut actions).unwrap();
+        let ended = s.ended.expect("a play-out plays to the end");
+        assert_ne!(ended.reason, EndReason::Concession, "seed {seed}");
+        assert!(decisions > 100, "seed {seed}: {decisions} decisions");
+        reasons.push(ended.reason);
+    }
+    assert!(reasons.iter().any(|r| *r != reasons[0]), "{reasons:?}");
+    // The bench report counts the same games: 20 games make well over 20 × 100 decisions.
+    let r = random_games(&g, SCENARIO, &Options::new(), 20, 0).unwrap();
+    assert!(r.decisions > 2_000, "{} decisions", r.decisions);
+}

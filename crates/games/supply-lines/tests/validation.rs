@@ -7,7 +7,7 @@
 mod common;
 use common::*;
 use muster_core::{Dice, ErrorKind, Game, Options, Session, Viewer};
-use muster_supply_lines::state::{Phase, State};
+use muster_supply_lines::state::{Phase, SideId, State};
 use muster_supply_lines::{Action, SCENARIO, SupplyLines};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -338,4 +338,44 @@ fn mutants(v: &Value) -> Vec<Value> {
         Value::Null => vec![json!({"winner": "crown", "reason": "treaty"}), json!(0)],
         _ => vec![],
     }
+}
+
+/// §2.1 sets no limit on Units; Muster bounds an area at 100 Units and 20 Leaders so that the
+/// counts fit their bytes. Found by the core kit (issue 15, seed 2): a loaded 99 Units at
+/// Cambridge marched into Watertown's army and made an army of 101, which its own position then
+/// refused. A side's Units on the map, attacking and still to come (two per Patriot marker in
+/// the cup, §9.0) are now bounded by the area limit, so no march or merge can pass it.
+#[test]
+fn rule_2_1_a_side_that_could_gather_an_army_past_100_units_is_refused() {
+    let g = Arc::new(game());
+    let s = g.new_game(SCENARIO, &Options::new(), 1).unwrap();
+    let cambridge = at(&g, "cambridge");
+    assert_eq!(s.area(cambridge).side, Some(SideId::PATRIOT));
+    let others: u32 = s
+        .areas
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| a.side == Some(SideId::PATRIOT) && *i != cambridge as usize)
+        .map(|(_, a)| a.units as u32)
+        .sum();
+    let to_come = 2 * s.cup.count_ones();
+    let room = 100 - others - to_come;
+    // Exactly at the bound: accepted.
+    let mut t = s.clone();
+    t.area_mut(cambridge).units = room as u8;
+    assert!(load(&g, &position(&t)).is_ok());
+    // One over it (and the fuzz case, 99 at Cambridge): refused, naming the side and the rule.
+    for units in [room + 1, 99] {
+        let mut t = s.clone();
+        t.area_mut(cambridge).units = units as u8;
+        let e = refused(&g, &position(&t));
+        assert!(e.starts_with("areas: the Patriot"), "{units}: {e}");
+        assert!(e.contains("at most 100"), "{units}: {e}");
+    }
+    // The Crown's Leaders still to come count too (its markers and the Triumvirs, §5.7, §12.1).
+    let boston = at(&g, "boston");
+    let mut t = s.clone();
+    t.area_mut(boston).leaders = 20;
+    let e = refused(&g, &position(&t));
+    assert!(e.starts_with("areas: the Crown"), "{e}");
 }

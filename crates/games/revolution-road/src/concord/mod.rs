@@ -577,7 +577,9 @@ mod validate {
     use super::Concord;
     use super::state::*;
 
+    /// A refusal names the member at fault by its path from the position, as the JSON
+    /// reader's do (`state.units[14].at: …`): the invariants name it from the state.
     pub fn validate(g: &Concord, s: &mut State) -> Result<(), String> {
-        super::invariants::check(g, s)
+        super::invariants::check(g, s).map_err(|m| format!("state.{m}"))
     }
 }
