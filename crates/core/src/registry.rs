@@ -54,6 +54,8 @@ pub trait Match: Send {
     /// The position; see [`Session::try_position`]: a state the game cannot write as JSON is
     /// an internal error, never a null state.
     fn try_position(&self) -> Result<Value, Error>;
+    /// [`Match::try_position`] as JSON text, written straight from the state.
+    fn try_position_text(&self) -> Result<String, Error>;
     /// [`Match::try_position`] as a plain value: on that error `{"error": message}`, which
     /// has no `state` and which `load` refuses.
     fn position(&self) -> Value;
@@ -195,6 +197,9 @@ impl<G: Game> Match for Session<G> {
     }
     fn try_position(&self) -> Result<Value, Error> {
         Session::try_position(self)
+    }
+    fn try_position_text(&self) -> Result<String, Error> {
+        Session::try_position_text(self)
     }
     fn position(&self) -> Value {
         Session::position(self)

@@ -324,6 +324,33 @@ impl<G: Game> Session<G> {
         }))
     }
 
+    /// [`Session::try_position`] written as JSON text straight from the state (no `Value` on
+    /// the way: what the play server stores after every action). The same position, with its
+    /// members in another order.
+    pub fn try_position_text(&self) -> Result<String, Error> {
+        #[derive(serde::Serialize)]
+        struct Out<'a, S> {
+            format: &'static str,
+            version: u32,
+            engine: &'static str,
+            game: &'a str,
+            state: &'a S,
+        }
+        serde_json::to_string(&Out {
+            format: POSITION_FORMAT,
+            version: FORMAT_VERSION,
+            engine: ENGINE_VERSION,
+            game: &self.game.info().id,
+            state: &self.state,
+        })
+        .map_err(|e| {
+            Error::new(
+                ErrorKind::Internal,
+                format!("internal error: the game state cannot be written as JSON (a bug in the game, not in the request): {e}"),
+            )
+        })
+    }
+
     /// [`Session::try_position`] for callers that take a plain value: on the error (a bug in
     /// the game) it gives `{"error": message}`, which has no `state` and which `load` refuses,
     /// rather than a position that would claim the state is null.

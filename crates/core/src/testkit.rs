@@ -532,6 +532,14 @@ fn check_match(game: &dyn DynGame, m: &dyn Match, when: &str) -> Result<(), Stri
     let again = game
         .load(&p)
         .map_err(|e| format!("{when}: its own position is refused: {}", e.message))?;
+    let text = m
+        .try_position_text()
+        .map_err(|e| format!("{when}: position text fails: {}", e.message))?;
+    if serde_json::from_str::<Value>(&text).ok().as_ref() != Some(&p) {
+        return Err(format!(
+            "{when}: the position written as text is not the position:\n  {text}\n  {p}"
+        ));
+    }
     let (a, b) = (p.to_string(), again.position().to_string());
     if a != b {
         return Err(format!(

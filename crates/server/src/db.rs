@@ -456,6 +456,7 @@ fn sqlite_writer(
             Connection::open(path)?
         };
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.set_prepared_statement_cache_capacity(64);
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(
             None,
@@ -518,7 +519,42 @@ fn sqlite_error(e: &rusqlite::Error) -> WriteError {
     WriteError::Failed(e.to_string())
 }
 
-/// One transaction for the group; each job in a savepoint. Returns each job's result.
+/// Runs one statement without parameters through the connection's statement cache.
+fn run(c: &rusqlite::Connection, sql: &str) -> rusqlite::Result<()> {
+    c.prepare_cached(sql)?.execute([]).map(|_| ())
+}
+
+/// Runs a job's statements; the first that fails (or whose row count is not the expected one)
+/// ends it.
+fn sqlite_job(
+    c: &rusqlite::Connection,
+    job: &Job,
+    cache: &mut std::collections::HashMap<&'static str, String>,
+) -> Result<(), WriteError> {
+    for stmt in &job.stmts {
+        let sql = cache
+            .entry(stmt.sql)
+            .or_insert_with(|| sqlite_sql(stmt.sql));
+        let params = stmt.args.iter().map(|a| match a {
+            Arg::Text(s) => rusqlite::types::Value::Text(s.clone()),
+            Arg::Int(n) => rusqlite::types::Value::Integer(*n),
+            Arg::Null => rusqlite::types::Value::Null,
+        });
+        let n = c
+            .prepare_cached(sql)
+            .and_then(|mut st| st.execute(rusqlite::params_from_iter(params)))
+            .map_err(|e| sqlite_error(&e))?;
+        if let Some((rows, reason)) = stmt.expect
+            && n as u64 != rows
+        {
+            return Err(WriteError::Unmet(reason));
+        }
+    }
+    Ok(())
+}
+
+/// One transaction for the group; each job in a savepoint when there are several (one job
+/// alone needs none: its failure rolls back the transaction). Returns each job's result.
 fn sqlite_group(
     c: &mut rusqlite::Connection,
     group: &[Job],
@@ -527,70 +563,51 @@ fn sqlite_group(
     let all = |e: WriteError| vec![Err(e); group.len()];
     // IMMEDIATE: take SQLite's write lock now (waiting up to the busy timeout for another
     // process), rather than failing half-way through the transaction.
-    if let Err(e) = c.execute_batch("BEGIN IMMEDIATE") {
+    if let Err(e) = run(c, "BEGIN IMMEDIATE") {
         return all(sqlite_error(&e));
     }
-    let mut results = Vec::with_capacity(group.len());
-    for job in group {
-        if let Err(e) = c.execute_batch("SAVEPOINT job") {
-            let _ = c.execute_batch("ROLLBACK");
-            return all(sqlite_error(&e));
+    if let [job] = group {
+        if let Err(e) = sqlite_job(c, job, cache) {
+            let _ = run(c, "ROLLBACK");
+            return vec![Err(e)];
         }
-        let mut outcome = Ok(());
-        for stmt in &job.stmts {
-            let sql = cache
-                .entry(stmt.sql)
-                .or_insert_with(|| sqlite_sql(stmt.sql));
-            let run = c.prepare_cached(sql).and_then(|mut st| {
-                let params: Vec<rusqlite::types::Value> = stmt
-                    .args
-                    .iter()
-                    .map(|a| match a {
-                        Arg::Text(s) => rusqlite::types::Value::Text(s.clone()),
-                        Arg::Int(n) => rusqlite::types::Value::Integer(*n),
-                        Arg::Null => rusqlite::types::Value::Null,
-                    })
-                    .collect();
-                st.execute(rusqlite::params_from_iter(params))
-            });
-            match run {
-                Ok(n) => {
-                    if let Some((rows, reason)) = stmt.expect
-                        && n as u64 != rows
-                    {
-                        outcome = Err(WriteError::Unmet(reason));
-                        break;
-                    }
-                }
-                Err(e) => {
-                    outcome = Err(sqlite_error(&e));
-                    break;
-                }
+    } else {
+        let mut results = Vec::with_capacity(group.len());
+        for job in group {
+            if let Err(e) = run(c, "SAVEPOINT job") {
+                let _ = run(c, "ROLLBACK");
+                return all(sqlite_error(&e));
             }
+            let outcome = sqlite_job(c, job, cache);
+            if c.is_autocommit() {
+                // SQLite ended the whole transaction itself (a full disk can): nothing of the
+                // group was kept.
+                return all(outcome.err().unwrap_or_else(|| {
+                    WriteError::Failed("the transaction was rolled back".into())
+                }));
+            }
+            let end = if outcome.is_ok() {
+                run(c, "RELEASE job")
+            } else {
+                run(c, "ROLLBACK TO job").and_then(|()| run(c, "RELEASE job"))
+            };
+            if let Err(e) = end {
+                let _ = run(c, "ROLLBACK");
+                return all(sqlite_error(&e));
+            }
+            results.push(outcome);
         }
-        if c.is_autocommit() {
-            // SQLite ended the whole transaction itself (a full disk can): nothing of the
-            // group was kept.
-            return all(outcome
-                .err()
-                .unwrap_or_else(|| WriteError::Failed("the transaction was rolled back".into())));
-        }
-        let end = if outcome.is_ok() {
-            c.execute_batch("RELEASE job")
-        } else {
-            c.execute_batch("ROLLBACK TO job; RELEASE job")
-        };
-        if let Err(e) = end {
-            let _ = c.execute_batch("ROLLBACK");
+        if let Err(e) = run(c, "COMMIT") {
+            let _ = run(c, "ROLLBACK");
             return all(sqlite_error(&e));
         }
-        results.push(outcome);
+        return results;
     }
-    if let Err(e) = c.execute_batch("COMMIT") {
-        let _ = c.execute_batch("ROLLBACK");
+    if let Err(e) = run(c, "COMMIT") {
+        let _ = run(c, "ROLLBACK");
         return all(sqlite_error(&e));
     }
-    results
+    vec![Ok(())]
 }
 
 /// The PostgreSQL writer: one connection of its own, reopened after any failure.

@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod db;
 pub mod error;
+pub mod patch;
 pub mod play;
 pub mod testing;
 pub mod web;

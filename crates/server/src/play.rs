@@ -330,7 +330,7 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
         Stmt::new(
             "UPDATE games SET snapshot = $1, version = $2, to_act = $3, status = $4, winner = $5, updated = $6 WHERE id = $7 AND version = $8",
             vec![
-                m.try_position()?.to_string().into(),
+                m.try_position_text()?.into(),
                 (live.version + 1).into(),
                 m.to_act().into(),
                 (&status).into(),
@@ -689,7 +689,7 @@ async fn start_game(
             (seed as i64).into(),
             status.into(),
             invite.clone().into(),
-            m.try_position()?.to_string().into(),
+            m.try_position_text()?.into(),
             m.to_act().into(),
             now().into(),
         ],
@@ -1299,15 +1299,35 @@ pub async fn ws(
         ..Follower::default()
     };
     // Small buffers: a socket's messages are a few hundred bytes, and the default buffers
-    // (128 KiB to read, 128 KiB to write) would take most of the server's memory with a few
-    // hundred sockets open. A client that lets 1 MiB of messages pile up is cut off.
+    // (128 KiB to read, 128 KiB to write, kept for the socket's life) would take most of the
+    // server's memory with a few hundred sockets open. Messages sent together (an update and
+    // its ack) go out in one write. A client that lets 1 MiB pile up is cut off.
     Ok(upgrade
         .read_buffer_size(4 * 1024)
-        .write_buffer_size(0)
+        .write_buffer_size(16 * 1024)
         .max_write_buffer_size(WS_HARD_LIMIT)
         .max_message_size(WS_HARD_LIMIT)
         .max_frame_size(WS_HARD_LIMIT)
         .on_upgrade(move |socket| follow(state, live, socket, rx, follower, holds)))
+}
+
+/// Log entries as the socket sends them: as in HTTP answers, less `"audience": "all"` (an
+/// entry without an audience is for everyone).
+fn socket_log(entries: &[muster_core::LogEntry]) -> Value {
+    Value::Array(
+        entries
+            .iter()
+            .map(|e| {
+                let mut v = json!(e);
+                if v["audience"] == "all"
+                    && let Some(o) = v.as_object_mut()
+                {
+                    o.remove("audience");
+                }
+                v
+            })
+            .collect(),
+    )
 }
 
 /// What one socket was last sent: what its next update is reckoned against.
@@ -1359,7 +1379,7 @@ impl Follower {
         out.insert("labels".into(), Value::Object(labels));
         out.insert("view".into(), seen.view.clone());
         out.insert("log_start".into(), json!(log_from));
-        out.insert("log".into(), json!(entries[log_from..]));
+        out.insert("log".into(), socket_log(&entries[log_from..]));
         self.view = seen.view;
         self.side = seen.my_side;
         self.version = l.version;
@@ -1378,9 +1398,8 @@ impl Follower {
     ) -> serde_json::Map<String, Value> {
         let mut labels = serde_json::Map::new();
         let previous = std::mem::take(&mut self.legal);
-        self.labels.retain(|a, _| {
-            previous.contains(a) || legal.iter().any(|e| e.action == *a)
-        });
+        self.labels
+            .retain(|a, _| previous.contains(a) || legal.iter().any(|e| e.action == *a));
         self.legal = Vec::with_capacity(legal.len());
         for e in legal {
             let known = !all && self.labels.get(&e.action) == Some(&e.label);
@@ -1416,9 +1435,9 @@ impl Follower {
                 out.insert("labels".into(), Value::Object(labels));
             }
         }
-        let patch = json_patch::diff(&self.view, &seen.view);
-        if !patch.0.is_empty() {
-            out.insert("view_patch".into(), json!(patch));
+        let patch = crate::patch::diff(&self.view, &seen.view);
+        if !patch.is_empty() {
+            out.insert("view_patch".into(), Value::Array(patch));
         }
         self.view = seen.view;
         // The log: from where this socket's copy still holds, which an undo may have cut.
@@ -1438,7 +1457,7 @@ impl Follower {
         if !entries.is_empty() || before != self.log {
             out.insert("log_start".into(), json!(before));
             self.log = before + entries.len();
-            out.insert("log".into(), json!(entries));
+            out.insert("log".into(), socket_log(&entries));
         }
         self.raw_log = l.m.log_len();
         self.side = seen.my_side;
@@ -1538,6 +1557,31 @@ async fn socket_request(
     (id, result)
 }
 
+/// Sends messages together (one write to the network), giving up on a client that does not
+/// take them within `patience`.
+async fn send_all_within(
+    socket: &mut WebSocket,
+    msgs: Vec<Message>,
+    patience: std::time::Duration,
+) -> Result<(), ()> {
+    use futures_util::SinkExt;
+    let all = async {
+        let n = msgs.len();
+        for (i, m) in msgs.into_iter().enumerate() {
+            if i + 1 < n {
+                socket.feed(m).await?;
+            } else {
+                socket.send(m).await?;
+            }
+        }
+        Ok::<(), axum::Error>(())
+    };
+    match tokio::time::timeout(patience, all).await {
+        Ok(Ok(())) => Ok(()),
+        _ => Err(()),
+    }
+}
+
 /// Follows a game for one socket: the `state` message, an `update` on every change, the
 /// client's actions; a ping every third of `idle`. A client that answers nothing (no pong, no
 /// message) for `idle`, or does not take what is sent within `idle`, is disconnected.
@@ -1621,10 +1665,8 @@ async fn follow(
                     }
                     Err(e) => vec![socket_error(&id, &e)],
                 };
-                for m in replies {
-                    if send_within(&mut socket, m, idle).await.is_err() {
-                        return;
-                    }
+                if send_all_within(&mut socket, replies, idle).await.is_err() {
+                    return;
                 }
             }
             _ = ping.tick() => {

@@ -59,6 +59,15 @@ async fn send(ws: &mut Ws, msg: Value) {
         .unwrap();
 }
 
+/// A socket's log entry as HTTP answers show it: without an audience, it is for everyone.
+fn with_audience(e: &Value) -> Value {
+    let mut e = e.clone();
+    if e.get("audience").is_none() {
+        e["audience"] = json!("all");
+    }
+    e
+}
+
 /// What a client holds of the game, kept up to date from the socket's messages alone.
 #[derive(Debug)]
 struct Held {
@@ -70,6 +79,13 @@ impl Held {
     fn from_state(mut msg: Value) -> Held {
         assert_eq!(msg["type"], "state", "{msg}");
         let labels = msg["labels"].as_object().cloned().unwrap_or_default();
+        let log: Vec<Value> = msg["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(with_audience)
+            .collect();
+        msg["log"] = json!(log);
         let obj = msg.as_object_mut().unwrap();
         obj.remove("type");
         obj.remove("labels");
@@ -120,7 +136,7 @@ impl Held {
                 log.len()
             );
             log.truncate(start);
-            log.extend(msg["log"].as_array().unwrap().iter().cloned());
+            log.extend(msg["log"].as_array().unwrap().iter().map(with_audience));
         }
     }
 
@@ -456,7 +472,13 @@ async fn answers_carry_only_the_log_after_since() {
     .unwrap();
     let state = next(&mut ws).await;
     assert_eq!(state["log_start"], n);
-    assert_eq!(state["log"].as_array().unwrap()[..], log[n..]);
+    let got: Vec<Value> = state["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(with_audience)
+        .collect();
+    assert_eq!(got[..], log[n..]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -523,7 +545,13 @@ async fn a_socket_that_held_log_entries_an_undo_took_back_is_sent_them_anew() {
             let state = next(&mut ws).await;
             let start = state["log_start"].as_u64().unwrap() as usize;
             assert!(start <= cut, "{state}");
-            assert_eq!(state["log"].as_array().unwrap()[..], log[start..]);
+            let got: Vec<Value> = state["log"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(with_audience)
+                .collect();
+            assert_eq!(got[..], log[start..]);
             return;
         }
         // "hold" writes a line in the log and may be taken back.
