@@ -538,13 +538,25 @@ fn rule_4_3_gather_markers_only_where_the_map_prints_them() {
         s["gather"][alert_box] = json!(2)
     });
     // A Gather marker that started Muster side up never shows Gather.
-    let muster = g.data.map.regions.iter().position(|r| r.gather == 2).unwrap();
+    let muster = g
+        .data
+        .map
+        .regions
+        .iter()
+        .position(|r| r.gather == 2)
+        .unwrap();
     refused(&g, &p, &format!("gather[{muster}]"), |s| {
         s["gather"][muster] = json!(1)
     });
     // 15.2: the solitaire scenarios start without Gather, Alert or Hidden Arms markers.
     let p = position(&g, "solitaire-patriot", 2, 2);
-    let town = g.data.map.regions.iter().position(|r| r.gather == 1).unwrap();
+    let town = g
+        .data
+        .map
+        .regions
+        .iter()
+        .position(|r| r.gather == 1)
+        .unwrap();
     refused(&g, &p, &format!("gather[{town}]"), |s| {
         s["gather"][town] = json!(1)
     });
@@ -563,12 +575,51 @@ fn rule_6_5_an_assemble_takes_units_from_the_region_it_leaves() {
     let Phase::Assemble { from, .. } = st.phase else {
         unreachable!()
     };
-    let elsewhere = st
-        .units
-        .iter()
-        .position(|u| u.at != Loc::At(from))
-        .unwrap();
+    let elsewhere = st.units.iter().position(|u| u.at != Loc::At(from)).unwrap();
     refused(&g, &p, "phase.assemble.group", |s| {
         s["phase"]["assemble"]["group"] = json!(1u64 << elsewhere)
+    });
+}
+
+#[test]
+fn rule_6_4_a_group_forms_in_the_region_the_move_leaves() {
+    // Found by the core kit: a Move choosing its group (no step made yet) with `move.at`
+    // changed was accepted; "pick" then put a unit of the region left into a group standing
+    // elsewhere, and that position was refused.
+    let g = arc();
+    let p = position_where(&g, |s| matches!(s.phase, Phase::Move { steps: 0, .. }));
+    let st: State = serde_json::from_value(p["state"].clone()).unwrap();
+    let Phase::Move { from, .. } = st.phase else {
+        unreachable!()
+    };
+    let other = (from as usize + 1) % g.data.map.regions.len();
+    refused(&g, &p, "phase.move.at", |s| {
+        s["phase"]["move"]["at"] = json!(other)
+    });
+}
+
+#[test]
+fn rule_7_0_a_hit_allocation_has_a_hit_to_allocate() {
+    // Found by the core kit: `hits.n = 0` with units left to hit was accepted, and "hit"
+    // counted the hits left below zero (a panic in a build with overflow checks).
+    let g = arc();
+    let p = position_where(&g, |s| matches!(s.phase, Phase::Hits { .. }));
+    refused(&g, &p, "phase.hits.n", |s| {
+        s["phase"]["hits"]["n"] = json!(0)
+    });
+}
+
+#[test]
+fn rule_7_1_only_the_retreating_side_s_units_retreat() {
+    // Found by the core kit: `battle.retreating` naming an attacker during the defender's
+    // retreat before combat was accepted, and the retreat took the attacker along.
+    let g = arc();
+    let p = position_where(&g, |s| {
+        matches!(s.phase, Phase::RetreatTo { mode: 0, .. }) && s.battle.attackers != 0
+    });
+    let st: State = serde_json::from_value(p["state"].clone()).unwrap();
+    let attacker = st.battle.attackers.trailing_zeros();
+    refused(&g, &p, "battle.retreating", |s| {
+        s["battle"]["retreating"] = json!(st.battle.retreating | 1u64 << attacker)
     });
 }

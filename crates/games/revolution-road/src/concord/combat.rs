@@ -422,7 +422,7 @@ impl Concord {
                 s.phase = Phase::Hits {
                     side,
                     region,
-                    n: n - 1,
+                    n: n.saturating_sub(1),
                     first,
                     among,
                     then,

@@ -338,7 +338,11 @@ fn board(g: &Concord, s: &State) -> R {
         let region = &map.regions[r];
         // 4.3: Gather markers start where the map prints them (not at all in a scenario set up
         // without markers, 15.2); one only ever flips from Gather to Muster and comes off.
-        let printed = if setup.markers { region.gather } else { NO_MARKER };
+        let printed = if setup.markers {
+            region.gather
+        } else {
+            NO_MARKER
+        };
         if s.gather[r] != NO_MARKER && (printed == NO_MARKER || s.gather[r] < printed) {
             return err(
                 format!("gather[{r}]"),
@@ -541,6 +545,22 @@ fn battle_fits(g: &Concord, s: &State, p: &Phase) -> R {
             );
         }
     }
+    // 7.1, 6.3: the units retreating are all of the side retreating (the defender before
+    // combat and after a Charge; after combat, the side whose retreat it is).
+    let retreater = match *p {
+        Phase::AfterPick { side } | Phase::RetreatTo { side, .. } | Phase::Hits { side, .. } => {
+            side
+        }
+        _ => 1 - atk_side,
+    };
+    for u in members(b.retreating) {
+        if g.side_of(s, u) != retreater {
+            return err(
+                "battle.retreating",
+                format!("unit {u} is not of the side retreating (7.1)"),
+            );
+        }
+    }
     let map = &g.data.map;
     let assault = b.from != 255;
     if assault && !map.adjacent(b.from, b.region) {
@@ -566,9 +586,8 @@ fn battle_fits(g: &Concord, s: &State, p: &Phase) -> R {
                 );
             }
         }
-        let carrier = (0..s.units.len() as u8).any(|u| {
-            s.units[u as usize].at == Loc::At(src) && g.can_attack_with(s, u, assault)
-        });
+        let carrier = (0..s.units.len() as u8)
+            .any(|u| s.units[u as usize].at == Loc::At(src) && g.can_attack_with(s, u, assault));
         if !carrier {
             return err(
                 "battle.attackers",
@@ -589,9 +608,7 @@ fn battle_fits(g: &Concord, s: &State, p: &Phase) -> R {
             if !ok {
                 return err(
                     "battle.attackers",
-                    format!(
-                        "unit {u} is neither in the battle's region nor its origin (7.0, 7.1)"
-                    ),
+                    format!("unit {u} is neither in the battle's region nor its origin (7.0, 7.1)"),
                 );
             }
         }
@@ -710,6 +727,7 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
             from,
             group,
             at: here,
+            steps,
             hits,
             fire_hits,
             ..
@@ -717,6 +735,12 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
             region_ok(g, &path("move.from"), from)?;
             region_ok(g, &path("move.at"), here)?;
             units_ok(s, &path("move.group"), group)?;
+            if steps == 0 && here != from {
+                return err(
+                    path("move.at"),
+                    "a group is formed in the region the Move leaves, before its first step (6.4)",
+                );
+            }
             if hits > HITS_BOUND || fire_hits > HITS_BOUND {
                 return err(path("move.hits"), format!("at most {HITS_BOUND} hits"));
             }
@@ -794,12 +818,17 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
         Phase::Hits {
             side,
             region,
+            n,
             first,
             among,
             ..
         } => {
             side_ok(&path("hits.side"), side)?;
             region_ok(g, &path("hits.region"), region)?;
+            // 7.0: the side allocates the hits it took, one by one; none left ends the step.
+            if n == 0 {
+                return err(path("hits.n"), "at least one hit to allocate (7.0)");
+            }
             units_ok(s, &path("hits.first"), first)?;
             units_ok(s, &path("hits.among"), among)?;
         }
