@@ -623,3 +623,19 @@ fn rule_7_1_only_the_retreating_side_s_units_retreat() {
         s["battle"]["retreating"] = json!(st.battle.retreating | 1u64 << attacker)
     });
 }
+
+#[test]
+fn rule_7_0_nothing_retreats_during_the_combat_itself() {
+    // Found by the core kit: a phase choosing the combat mode swapped into a position whose
+    // battle record still named a unit retreating; "simultaneous" then gave a hit allocation
+    // for the attacker with a defender retreating, and that position was refused.
+    let g = arc();
+    let p = position_where(&g, |s| {
+        matches!(s.phase, Phase::FireMode) && s.battle.defenders != 0
+    });
+    let st: State = serde_json::from_value(p["state"].clone()).unwrap();
+    let defender = st.battle.defenders.trailing_zeros();
+    refused(&g, &p, "battle.retreating", |s| {
+        s["battle"]["retreating"] = json!(1u64 << defender)
+    });
+}

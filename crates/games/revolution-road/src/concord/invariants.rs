@@ -553,6 +553,30 @@ fn battle_fits(g: &Concord, s: &State, p: &Phase) -> R {
         }
         _ => 1 - atk_side,
     };
+    // 7.0: nothing retreats in the combat itself (from the choice of participants to the
+    // hits of the dice); the retreat before combat is over or dropped, the one after it is
+    // still to come (and a Charge's retreat follows its hits, 6.3).
+    let in_combat = match *p {
+        Phase::Defenders | Phase::FireMode | Phase::Reroll { .. } | Phase::CannonBreak { .. } => {
+            true
+        }
+        Phase::Hits { then, .. } => matches!(
+            then,
+            Then::RollSimultaneous
+                | Then::DefenderTakes
+                | Then::AttackerFires
+                | Then::AfterCombat
+                | Then::ChargePatriot
+                | Then::ChargeRetreat
+        ),
+        _ => false,
+    };
+    if in_combat && b.retreating != 0 {
+        return err(
+            "battle.retreating",
+            "no unit retreats during the combat itself (7.0, 7.1)",
+        );
+    }
     for u in members(b.retreating) {
         if g.side_of(s, u) != retreater {
             return err(
