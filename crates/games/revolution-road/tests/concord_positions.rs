@@ -481,3 +481,185 @@ fn mutated_positions_are_refused_or_play_on_without_a_panic() {
         &panics[..panics.len().min(40)]
     );
 }
+
+#[test]
+fn rule_6_2_an_assault_needs_a_unit_in_its_origin_able_to_carry_it() {
+    // Found by the core kit: in a solitaire-british game (data/concord-assault-into-concord.json,
+    // a real position) the British pick units for an Assault from the Sudbury road country
+    // into Concord; the one Regular there able to carry it (`units[14]`) is moved to Lincoln.
+    // The position was accepted, and after "pick smith" (a leader may join an Assault but not
+    // carry it) the British had no legal action: no unit left to pick, and no done.
+    let g = arc();
+    let region = |id: &str| g.data.map.regions.iter().position(|r| r.id == id).unwrap();
+    let p: Value =
+        serde_json::from_str(include_str!("data/concord-assault-into-concord.json")).unwrap();
+    let st: State = serde_json::from_value(p["state"].clone()).unwrap();
+    assert_eq!(st.phase, Phase::Attackers);
+    let sudbury = region("sudbury-road") as u8;
+    assert_eq!(
+        (st.battle.from, st.battle.region),
+        (sudbury, region("concord") as u8)
+    );
+    assert_eq!(st.units[14].at, Loc::At(sudbury));
+    load(&g, &p).expect("the real position loads");
+    refused(&g, &p, "battle.attackers", |s| {
+        s["units"][14]["at"] = json!({ "at": region("lincoln") })
+    });
+    let mut q = p.clone();
+    q["state"]["units"][14]["at"] = json!({ "at": region("lincoln") });
+    let m = load(&g, &q).err().unwrap();
+    assert!(m.contains("6.2"), "the refusal cites the rule: {m}");
+}
+
+#[test]
+fn rule_7_0_attackers_stay_in_the_battle_until_the_retreat_after_combat() {
+    // Found by a mutation search: an attacker moved away while the defender takes the hit of
+    // its retreat before combat (7.1.2) was accepted, and refused only after the hit.
+    let g = arc();
+    let p = position_where(&g, |s| {
+        matches!(
+            s.phase,
+            Phase::Hits {
+                then: Then::RetreatMoved,
+                ..
+            }
+        ) && s.battle.attackers != 0
+    });
+    let st: State = serde_json::from_value(p["state"].clone()).unwrap();
+    let u = st.battle.attackers.trailing_zeros() as usize;
+    let away = (0..g.data.map.regions.len())
+        .find(|r| {
+            *r as u8 != st.battle.region
+                && *r as u8 != st.battle.from
+                && !g.data.map.regions[*r].alert_box
+        })
+        .unwrap();
+    refused(&g, &p, "battle.attackers", |s| {
+        s["units"][u]["at"] = json!({ "at": away })
+    });
+}
+
+#[test]
+fn rule_5_2_every_step_of_a_battle_is_the_mover_s() {
+    // Found by the core kit: the mover changed while a Charge's hits were being taken (6.3)
+    // was accepted, and refused after the hit.
+    let g = arc();
+    let p = position_where(&g, |s| matches!(s.phase, Phase::Hits { .. }));
+    let st: State = serde_json::from_value(p["state"].clone()).unwrap();
+    refused(&g, &p, "battle.attacker", |s| {
+        s["mover"] = json!(1 - st.mover)
+    });
+}
+
+#[test]
+fn rule_4_3_gather_markers_only_where_the_map_prints_them() {
+    // Found by the core kit: a Muster marker in an alert box (`gather[29] = 2`) was accepted,
+    // and the position of the next decision was refused.
+    let g = arc();
+    let p = position(&g, "standard", 2, 2);
+    let alert_box = g.data.map.regions.iter().position(|r| r.alert_box).unwrap();
+    refused(&g, &p, &format!("gather[{alert_box}]"), |s| {
+        s["gather"][alert_box] = json!(2)
+    });
+    // A Gather marker that started Muster side up never shows Gather.
+    let muster = g
+        .data
+        .map
+        .regions
+        .iter()
+        .position(|r| r.gather == 2)
+        .unwrap();
+    refused(&g, &p, &format!("gather[{muster}]"), |s| {
+        s["gather"][muster] = json!(1)
+    });
+    // 15.2: the solitaire scenarios start without Gather, Alert or Hidden Arms markers.
+    let p = position(&g, "solitaire-patriot", 2, 2);
+    let town = g
+        .data
+        .map
+        .regions
+        .iter()
+        .position(|r| r.gather == 1)
+        .unwrap();
+    refused(&g, &p, &format!("gather[{town}]"), |s| {
+        s["gather"][town] = json!(1)
+    });
+    refused(&g, &p, &format!("alert[{alert_box}]"), |s| {
+        s["alert"][alert_box] = json!(true)
+    });
+}
+
+#[test]
+fn rule_6_5_an_assemble_takes_units_from_the_region_it_leaves() {
+    // Found by the core kit: an Assemble whose group named a destroyed unit
+    // (`assemble.group = 1 << 32`) was accepted, and "done" brought the unit back.
+    let g = arc();
+    let p = position_where(&g, |s| matches!(s.phase, Phase::Assemble { .. }));
+    let st: State = serde_json::from_value(p["state"].clone()).unwrap();
+    let Phase::Assemble { from, .. } = st.phase else {
+        unreachable!()
+    };
+    let elsewhere = st.units.iter().position(|u| u.at != Loc::At(from)).unwrap();
+    refused(&g, &p, "phase.assemble.group", |s| {
+        s["phase"]["assemble"]["group"] = json!(1u64 << elsewhere)
+    });
+}
+
+#[test]
+fn rule_6_4_a_group_forms_in_the_region_the_move_leaves() {
+    // Found by the core kit: a Move choosing its group (no step made yet) with `move.at`
+    // changed was accepted; "pick" then put a unit of the region left into a group standing
+    // elsewhere, and that position was refused.
+    let g = arc();
+    let p = position_where(&g, |s| matches!(s.phase, Phase::Move { steps: 0, .. }));
+    let st: State = serde_json::from_value(p["state"].clone()).unwrap();
+    let Phase::Move { from, .. } = st.phase else {
+        unreachable!()
+    };
+    let other = (from as usize + 1) % g.data.map.regions.len();
+    refused(&g, &p, "phase.move.at", |s| {
+        s["phase"]["move"]["at"] = json!(other)
+    });
+}
+
+#[test]
+fn rule_7_0_a_hit_allocation_has_a_hit_to_allocate() {
+    // Found by the core kit: `hits.n = 0` with units left to hit was accepted, and "hit"
+    // counted the hits left below zero (a panic in a build with overflow checks).
+    let g = arc();
+    let p = position_where(&g, |s| matches!(s.phase, Phase::Hits { .. }));
+    refused(&g, &p, "phase.hits.n", |s| {
+        s["phase"]["hits"]["n"] = json!(0)
+    });
+}
+
+#[test]
+fn rule_7_1_only_the_retreating_side_s_units_retreat() {
+    // Found by the core kit: `battle.retreating` naming an attacker during the defender's
+    // retreat before combat was accepted, and the retreat took the attacker along.
+    let g = arc();
+    let p = position_where(&g, |s| {
+        matches!(s.phase, Phase::RetreatTo { mode: 0, .. }) && s.battle.attackers != 0
+    });
+    let st: State = serde_json::from_value(p["state"].clone()).unwrap();
+    let attacker = st.battle.attackers.trailing_zeros();
+    refused(&g, &p, "battle.retreating", |s| {
+        s["battle"]["retreating"] = json!(st.battle.retreating | 1u64 << attacker)
+    });
+}
+
+#[test]
+fn rule_7_0_nothing_retreats_during_the_combat_itself() {
+    // Found by the core kit: a phase choosing the combat mode swapped into a position whose
+    // battle record still named a unit retreating; "simultaneous" then gave a hit allocation
+    // for the attacker with a defender retreating, and that position was refused.
+    let g = arc();
+    let p = position_where(&g, |s| {
+        matches!(s.phase, Phase::FireMode) && s.battle.defenders != 0
+    });
+    let st: State = serde_json::from_value(p["state"].clone()).unwrap();
+    let defender = st.battle.defenders.trailing_zeros();
+    refused(&g, &p, "battle.retreating", |s| {
+        s["battle"]["retreating"] = json!(1u64 << defender)
+    });
+}

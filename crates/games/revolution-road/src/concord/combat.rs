@@ -29,7 +29,7 @@ impl Concord {
     }
 
     /// A unit that may join an attack besides those: a leader or the cannon.
-    fn may_join_attack(&self, s: &State, u: u8, assault: bool) -> bool {
+    pub(crate) fn may_join_attack(&self, s: &State, u: u8, assault: bool) -> bool {
         let x = s.units[u as usize];
         if self.can_attack_with(s, u, assault) {
             return true;
@@ -422,7 +422,7 @@ impl Concord {
                 s.phase = Phase::Hits {
                     side,
                     region,
-                    n: n - 1,
+                    n: n.saturating_sub(1),
                     first,
                     among,
                     then,

@@ -335,6 +335,36 @@ fn board(g: &Concord, s: &State) -> R {
         );
     }
     for r in 0..map.regions.len() {
+        let region = &map.regions[r];
+        // 4.3: Gather markers start where the map prints them (not at all in a scenario set up
+        // without markers, 15.2); one only ever flips from Gather to Muster and comes off.
+        let printed = if setup.markers {
+            region.gather
+        } else {
+            NO_MARKER
+        };
+        if s.gather[r] != NO_MARKER && (printed == NO_MARKER || s.gather[r] < printed) {
+            return err(
+                format!("gather[{r}]"),
+                if printed == NO_MARKER {
+                    format!("{} has no Gather marker (4.3)", region.id)
+                } else {
+                    format!(
+                        "the marker of {} starts Muster side up and never flips back (4.3)",
+                        region.id
+                    )
+                },
+            );
+        }
+        if !setup.markers && (s.arms[r] != ARMS_NONE || s.alert[r]) {
+            return err(
+                format!("{}[{r}]", if s.alert[r] { "alert" } else { "arms" }),
+                format!(
+                    "the {} scenario is set up without Hidden Arms and Alert markers (15.2)",
+                    s.mode.id()
+                ),
+            );
+        }
         if s.arms[r] != ARMS_NONE && map.regions[r].arms.is_none() {
             return err(
                 format!("arms[{r}]"),
@@ -461,6 +491,155 @@ fn in_battle(p: &Phase) -> bool {
     )
 }
 
+/// Is this phase one of the other steps of an action with a battle record (`State::battle`):
+/// the hits of an Attack, Assault, Charge, Snipe or OpFire (7.0, 6.3, 6.7, 7.1.3), a re-roll
+/// (14.1), or the cannon breaking a unit before combat (4.1)?
+fn battle_step(p: &Phase) -> bool {
+    match p {
+        Phase::Hits { then, .. } => *then != Then::MoveOn,
+        Phase::Reroll { .. } => true,
+        Phase::CannonBreak { in_move, .. } => !in_move,
+        _ => false,
+    }
+}
+
+/// Is this the retreat after combat (7.1.4), when the attackers may have left the battle?
+fn after_combat_retreat(p: &Phase) -> bool {
+    matches!(
+        p,
+        Phase::AfterPick { .. }
+            | Phase::RetreatTo { mode: 1, .. }
+            | Phase::Hits {
+                then: Then::NextAfterRetreat,
+                ..
+            }
+    )
+}
+
+/// The battle record fits the board: the attack is an action of the side in its round, the
+/// attackers are the attacker's and stand where they attack from until the retreat after
+/// combat, and while the attacker still picks them, one of them (or a unit that may join)
+/// can carry the attack.
+fn battle_fits(g: &Concord, s: &State, p: &Phase) -> R {
+    let b = &s.battle;
+    let atk_side = b.attacker;
+    if atk_side != s.mover {
+        return err(
+            "battle.attacker",
+            "an Attack, Assault, Charge or Snipe is an action of the side in its round (5.2)",
+        );
+    }
+    for u in members(b.attackers) {
+        if g.side_of(s, u) != atk_side {
+            return err(
+                "battle.attackers",
+                format!("unit {u} is not the attacker's"),
+            );
+        }
+    }
+    for u in members(b.defenders) {
+        if g.side_of(s, u) == atk_side {
+            return err(
+                "battle.defenders",
+                format!("unit {u} is the attacker's, not the defender's"),
+            );
+        }
+    }
+    // 7.1, 6.3: the units retreating are all of the side retreating (the defender before
+    // combat and after a Charge; after combat, the side whose retreat it is).
+    let retreater = match *p {
+        Phase::AfterPick { side } | Phase::RetreatTo { side, .. } | Phase::Hits { side, .. } => {
+            side
+        }
+        _ => 1 - atk_side,
+    };
+    // 7.0: nothing retreats in the combat itself (from the choice of participants to the
+    // hits of the dice); the retreat before combat is over or dropped, the one after it is
+    // still to come (and a Charge's retreat follows its hits, 6.3).
+    let in_combat = match *p {
+        Phase::Defenders | Phase::FireMode | Phase::Reroll { .. } | Phase::CannonBreak { .. } => {
+            true
+        }
+        Phase::Hits { then, .. } => matches!(
+            then,
+            Then::RollSimultaneous
+                | Then::DefenderTakes
+                | Then::AttackerFires
+                | Then::AfterCombat
+                | Then::ChargePatriot
+                | Then::ChargeRetreat
+        ),
+        _ => false,
+    };
+    if in_combat && b.retreating != 0 {
+        return err(
+            "battle.retreating",
+            "no unit retreats during the combat itself (7.0, 7.1)",
+        );
+    }
+    for u in members(b.retreating) {
+        if g.side_of(s, u) != retreater {
+            return err(
+                "battle.retreating",
+                format!("unit {u} is not of the side retreating (7.1)"),
+            );
+        }
+    }
+    let map = &g.data.map;
+    let assault = b.from != 255;
+    if assault && !map.adjacent(b.from, b.region) {
+        return err(
+            "battle.from",
+            "an Assault goes into an adjacent region (6.2)",
+        );
+    }
+    if *p == Phase::Attackers {
+        // 6.1, 6.2: the attacker picks units in the region it attacks from (the Assault's
+        // origin), each able to join, and the attack needs a unit able to carry it.
+        let src = if assault { b.from } else { b.region };
+        for u in members(b.attackers) {
+            let x = s.units[u as usize];
+            if x.at != Loc::At(src) || !g.may_join_attack(s, u, assault) {
+                return err(
+                    "battle.attackers",
+                    format!(
+                        "unit {u} is not a unit in {} able to join the {} (6.1, 6.2)",
+                        map.regions[src as usize].id,
+                        if assault { "Assault" } else { "Attack" }
+                    ),
+                );
+            }
+        }
+        let carrier = (0..s.units.len() as u8)
+            .any(|u| s.units[u as usize].at == Loc::At(src) && g.can_attack_with(s, u, assault));
+        if !carrier {
+            return err(
+                "battle.attackers",
+                format!(
+                    "no unbroken unit in {} able to carry the {} (6.1, 6.2, 7.0)",
+                    map.regions[src as usize].id,
+                    if assault { "Assault" } else { "Attack" }
+                ),
+            );
+        }
+    } else if !after_combat_retreat(p) {
+        // Until the retreat after combat the attackers stay where they attack from (an
+        // Assault's units move into the region once picked, 6.2), or are out of the game.
+        for u in members(b.attackers) {
+            let x = s.units[u as usize];
+            let ok =
+                matches!(x.at, Loc::At(r) if r == b.region || r == b.from) || x.at == Loc::Removed;
+            if !ok {
+                return err(
+                    "battle.attackers",
+                    format!("unit {u} is neither in the battle's region nor its origin (7.0, 7.1)"),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The phase fits the board: every unit, region and side it names is real, and the unit it is
 /// about may do what is asked of it.
 fn phase(g: &Concord, s: &State) -> R {
@@ -508,47 +687,8 @@ fn phase(g: &Concord, s: &State) -> R {
 fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
     let map = &g.data.map;
     let path = |f: &str| format!("{at}.{f}");
-    if in_battle(p) {
-        let b = &s.battle;
-        let atk_side = b.attacker;
-        if atk_side != s.mover {
-            return err(
-                "battle.attacker",
-                "an Attack, Assault or Charge is an action of the side in its round (5.2)",
-            );
-        }
-        for u in members(b.attackers) {
-            if g.side_of(s, u) != atk_side {
-                return err(
-                    "battle.attackers",
-                    format!("unit {u} is not the attacker's"),
-                );
-            }
-        }
-        for u in members(b.defenders) {
-            if g.side_of(s, u) == atk_side {
-                return err(
-                    "battle.defenders",
-                    format!("unit {u} is the attacker's, not the defender's"),
-                );
-            }
-        }
-        // Before the dice and any retreat, the attackers stand where they attack from.
-        let before = matches!(
-            p,
-            Phase::Attackers | Phase::RetreatPick | Phase::Defenders | Phase::FireMode
-        );
-        for u in members(b.attackers).filter(|_| before) {
-            let x = s.units[u as usize];
-            let ok =
-                matches!(x.at, Loc::At(r) if r == b.region || r == b.from) || x.at == Loc::Removed;
-            if !ok {
-                return err(
-                    "battle.attackers",
-                    format!("unit {u} is neither in the battle's region nor its origin (7.0)"),
-                );
-            }
-        }
+    if in_battle(p) || battle_step(p) {
+        battle_fits(g, s, p)?;
     }
     match *p {
         Phase::Riders { rider, ap, .. } => {
@@ -611,6 +751,7 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
             from,
             group,
             at: here,
+            steps,
             hits,
             fire_hits,
             ..
@@ -618,6 +759,12 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
             region_ok(g, &path("move.from"), from)?;
             region_ok(g, &path("move.at"), here)?;
             units_ok(s, &path("move.group"), group)?;
+            if steps == 0 && here != from {
+                return err(
+                    path("move.at"),
+                    "a group is formed in the region the Move leaves, before its first step (6.4)",
+                );
+            }
             if hits > HITS_BOUND || fire_hits > HITS_BOUND {
                 return err(path("move.hits"), format!("at most {HITS_BOUND} hits"));
             }
@@ -626,6 +773,14 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
                     return err(
                         path("move.group"),
                         format!("unit {u} is not the mover's (6.4)"),
+                    );
+                }
+                // 6.4: the group moves together; a unit lost on the way is out of the game.
+                let x = s.units[u as usize].at;
+                if x != Loc::At(here) && x != Loc::Removed {
+                    return err(
+                        path("move.group"),
+                        format!("unit {u} is not with its group in region {here} (6.4)"),
                     );
                 }
             }
@@ -660,6 +815,22 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
                 );
             }
             units_ok(s, &path("assemble.group"), group)?;
+            // 6.5: a Patriot action into an adjacent region, with units that may move, picked
+            // in the region they leave.
+            if s.mover != PATRIOT || !map.adjacent(from, to) {
+                return err(
+                    path("assemble"),
+                    "an Assemble is a Patriot action into an adjacent region (6.5)",
+                );
+            }
+            for u in members(group) {
+                if s.units[u as usize].at != Loc::At(from) || !g.can_move(s, u) {
+                    return err(
+                        path("assemble.group"),
+                        format!("unit {u} is not a Patriot unit in the region that may move (6.5)"),
+                    );
+                }
+            }
         }
         Phase::RetreatTo { side, mode } => {
             side_ok(&path("retreat-to.side"), side)?;
@@ -671,12 +842,17 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
         Phase::Hits {
             side,
             region,
+            n,
             first,
             among,
             ..
         } => {
             side_ok(&path("hits.side"), side)?;
             region_ok(g, &path("hits.region"), region)?;
+            // 7.0: the side allocates the hits it took, one by one; none left ends the step.
+            if n == 0 {
+                return err(path("hits.n"), "at least one hit to allocate (7.0)");
+            }
             units_ok(s, &path("hits.first"), first)?;
             units_ok(s, &path("hits.among"), among)?;
         }
@@ -690,6 +866,27 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
         Phase::Ambush { region, picked } => {
             region_ok(g, &path("ambush.region"), region)?;
             units_ok(s, &path("ambush.picked"), picked)?;
+            // 6.6: a Patriot action after the Shot (10.0), once per region and turn, on two
+            // unbroken Regulars that moved into the region; the Patriot picks them one by one.
+            if s.mover != PATRIOT || !s.shot || s.ambushed & (1u64 << region) != 0 {
+                return err(
+                    path("ambush"),
+                    "an Ambush is a Patriot action after the Shot, once per region and turn (6.6, 10.0)",
+                );
+            }
+            let targets = g.ambush_targets(s, region);
+            if picked & !targets != 0 || picked.count_ones() > 1 {
+                return err(
+                    path("ambush.picked"),
+                    "the first of the two moved, unbroken Regulars in the region (6.6)",
+                );
+            }
+            if targets.count_ones() < 2 {
+                return err(
+                    path("ambush.region"),
+                    "an Ambush needs two moved, unbroken Regulars in the region (6.6)",
+                );
+            }
         }
         Phase::Rally { region, .. } => region_ok(g, &path("rally.region"), region)?,
         Phase::RallyLeaders { region, .. } => region_ok(g, &path("rally-leaders.region"), region)?,
