@@ -169,7 +169,7 @@ struct Counts {
 }
 
 /// Loads one mutant and, if it is accepted, plays on from it.
-fn exercise(g: &Arc<Bunker>, pos: &Value, c: &mut Counts, seed: u64) {
+fn exercise(g: &Arc<Bunker>, pos: &Value, c: &mut Counts, seed: u64, what: &dyn Fn() -> String) {
     c.mutants += 1;
     let m = match Session::load(g.clone(), pos) {
         Err(e) => {
@@ -192,8 +192,8 @@ fn exercise(g: &Arc<Bunker>, pos: &Value, c: &mut Counts, seed: u64) {
                 // Played on from an accepted hand-made position, the rules reached a
                 // position the invariants refuse (not a crash; counted and reported).
                 c.drift += 1;
-                if c.drift_examples.len() < 8 {
-                    c.drift_examples.push(e.message);
+                if c.drift_examples.len() < 40 {
+                    c.drift_examples.push(format!("{}: {}", what(), e.message));
                 }
                 return;
             }
@@ -271,20 +271,26 @@ fn mutated_positions_are_refused_or_played_without_panic() {
                     } else {
                         *at(state, &path) = mv.clone();
                     }
-                    let r = catch_unwind(AssertUnwindSafe(|| {
-                        exercise(&g, &p, &mut c, k as u64 + i as u64)
-                    }));
-                    if r.is_err() {
-                        panics.push(format!(
+                    let what = || {
+                        format!(
                             "{scenario} #{k}: state{} = {mv}",
                             path.iter().map(|p| format!("[{p}]")).collect::<String>()
-                        ));
+                        )
+                    };
+                    let r = catch_unwind(AssertUnwindSafe(|| {
+                        exercise(&g, &p, &mut c, k as u64 + i as u64, &what)
+                    }));
+                    if r.is_err() {
+                        panics.push(what());
                     }
                 }
             }
         }
     }
     println!("{c:?}, {} panics", panics.len());
+    for d in &c.drift_examples {
+        println!("drift: {d}");
+    }
     assert!(
         panics.is_empty(),
         "{} mutants panicked, e.g.:\n{}",
