@@ -3,9 +3,10 @@
 //! edge values, flags flipped, strings changed, lists emptied, shortened and lengthened,
 //! members removed and unknown ones added); each mutant must be refused by `load` with
 //! `bad_position`, or, if accepted, survive `legal`, `act`, `undo`, `view`, `text`, `prompt`
-//! and `position` (and save and load back identically). A mutant from which play reaches a
-//! position `load` refuses is counted as drift and reported (not a crash). `BUNKER_MUTATION_POSITIONS` sets the
-//! positions mutated per scenario (default 2: about 80,000 mutants, run it with `--release`).
+//! and `position` (and save and load back identically), and play on into positions `load`
+//! accepts (a mutant from which play reaches a refused position is drift, and there is none).
+//! `BUNKER_MUTATION_POSITIONS` sets the positions mutated per scenario (default 2: about
+//! 80,000 mutants, run it with `--release`).
 
 use muster_core::{Dice, ErrorKind, Game, Options, Session, Side, Viewer};
 use muster_revolution_road::Bunker;
@@ -296,6 +297,14 @@ fn mutated_positions_are_refused_or_played_without_panic() {
         "{} mutants panicked, e.g.:\n{}",
         panics.len(),
         panics[..panics.len().min(30)].join("\n")
+    );
+    // Every accepted mutant plays on into positions `load` accepts (issue 15: the checks of
+    // the step against the board, `bunker/validate.rs`, refuse the ones that drifted).
+    assert_eq!(
+        c.drift,
+        0,
+        "accepted mutants drifted into refused positions:\n{}",
+        c.drift_examples.join("\n")
     );
 }
 
