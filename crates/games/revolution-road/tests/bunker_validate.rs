@@ -307,12 +307,16 @@ fn rule_9_2_a_militia_destroyed_after_the_demoralizing_hit_leaves_no_flight_behi
 }
 
 #[test]
-fn rule_12_3_the_objective_is_chosen_before_turn_1_and_sets_the_last_turn() {
+fn rule_12_3_the_objective_is_chosen_before_turn_1_and_sets_the_last_turn_and_zones() {
     let g = game();
     let p = find(&g, "solitaire-british", |_, s| s.phase == Phase::Objective);
     let mut q = p.clone();
     q["state"]["turn"] = json!(10);
     refused(&g, &q, "state.phase", "12.3");
+    // Objectives of "any three" picked before any objective is chosen (the fuzz case).
+    let mut q = p.clone();
+    q["state"]["solo"]["targets"] = json!(7);
+    refused(&g, &q, "state.solo", "12.3");
     let p = find(&g, "solitaire-british", |_, s| {
         s.phase == Phase::Main && s.solo.objective == 2
     });
@@ -322,4 +326,9 @@ fn rule_12_3_the_objective_is_chosen_before_turn_1_and_sets_the_last_turn() {
     let mut q = p.clone();
     q["state"]["solo"]["objective"] = json!(8);
     refused(&g, &q, "state.solo.objective", "12.3");
+    // Landing zones other than the objective's: an upgrade to "any three" would keep three
+    // and have no zone left to pick (the fuzz case).
+    let mut q = p.clone();
+    q["state"]["solo"]["zones"] = json!(1 << 2 | 1 << 3 | 1 << 6);
+    refused(&g, &q, "state.solo", "12.2");
 }

@@ -7,7 +7,7 @@
 
 use super::Bunker;
 use super::sequence::{Actions, Board, to_act};
-use super::solitaire::{OBJECTIVES, TARGETS, TURNS};
+use super::solitaire::{OBJECTIVES, TARGETS, TURNS, ZONES};
 use super::state::*;
 use crate::common::MILITIA_POOL;
 
@@ -570,6 +570,31 @@ fn check_solo_phase(s: &State) -> Result<(), String> {
             "no objective only while it is chosen or rolled, before the set-up (12.3, 12.4)",
         );
     }
+    // The objective sets the landing zones (12.2 A); "any three" picks three objectives and
+    // then its zones up to three (12.3), keeping those of the objective it upgrades.
+    let (targets, zones) = (s.solo.targets.count_ones(), s.solo.zones.count_ones());
+    let picked = match (o, s.phase) {
+        (0, _) => s.solo.targets == 0 && s.solo.zones == 0 && s.solo.setup == 0,
+        (6, Phase::ThreePick) => targets < 3 && zones <= 2,
+        (6, Phase::ZonePick) => targets == 3 && zones < 3,
+        (6, _) => targets == 3 && zones == 3,
+        _ => s.solo.targets == 0 && s.solo.zones == ZONES[o as usize],
+    };
+    if !picked {
+        return err(
+            "solo",
+            format!(
+                "objective {o} has the landing zones and targets it sets or picks (12.2, 12.3, 12.4)"
+            ),
+        );
+    }
+    let setting_up = o == 6 && matches!(s.phase, Phase::ThreePick | Phase::ZonePick);
+    if o != 0 && !setting_up && !(1..=4).contains(&s.solo.setup) {
+        return err(
+            "solo.setup",
+            "the Patriot defence set-up follows the objective (12.3, 12.4)",
+        );
+    }
     if s.last_turn != TURNS[o as usize] {
         return err(
             "last_turn",
@@ -592,15 +617,6 @@ fn check_solo_phase(s: &State) -> Result<(), String> {
             "phase",
             "objectives and zones are picked only for the 12.3 objective 6, \"any three\"",
         ),
-        Phase::ThreePick if s.solo.targets.count_ones() >= 3 => {
-            err("solo.targets", "three objectives are already picked (12.3)")
-        }
-        Phase::ZonePick if s.solo.targets.count_ones() != 3 || s.solo.zones.count_ones() >= 3 => {
-            err(
-                "solo",
-                "landing zones are picked after the three objectives, up to three zones (12.3)",
-            )
-        }
         _ => Ok(()),
     }
 }
