@@ -332,3 +332,43 @@ fn rule_12_3_the_objective_is_chosen_before_turn_1_and_sets_the_last_turn_and_zo
     q["state"]["solo"]["zones"] = json!(1 << 2 | 1 << 3 | 1 << 6);
     refused(&g, &q, "state.solo", "12.2");
 }
+
+#[test]
+fn rule_5_3_fire_spreads_only_from_a_burning_town_region() {
+    let g = game();
+    let p = find(&g, "standard", |_, s| s.turn == 2 && s.phase == Phase::Main);
+    // From the Muster Box (a region index with no map region behind it) and from a town
+    // region not on fire.
+    for from in [MUSTER, region(&g, "town-5")] {
+        let mut q = p.clone();
+        q["state"]["ablaze"] = json!(0);
+        q["state"]["tasks"] = json!([{"task": "spread", "from": from}, {"task": "next-turn"}]);
+        refused(&g, &q, "state.tasks[0]", "5.3");
+    }
+}
+
+/// 9.1: a panicked British unit hit by ranged fire would have fled toward the Muster Box,
+/// which no British counter enters (3.2); Panic markers and flights are the Patriot's.
+#[test]
+fn rule_9_1_only_broken_patriot_militia_and_minutemen_panic_and_flee() {
+    let g = game();
+    let p = find(&g, "standard", |_, s| s.turn == 2 && s.phase == Phase::Main);
+    let units = p["state"]["units"].as_array().unwrap();
+    let on_map = |side: u64, kind: &str| {
+        units
+            .iter()
+            .position(|u| u["side"] == side && u["kind"] == kind && u["at"].as_u64().unwrap() < 60)
+            .unwrap()
+    };
+    let regular = on_map(1, "regular");
+    let mut q = p.clone();
+    q["state"]["units"][regular]["flags"] = json!(BROKEN | PANIC);
+    refused(&g, &q, &format!("state.units[{regular}].flags"), "9.1");
+    let mm = on_map(0, "minuteman");
+    let mut q = p.clone();
+    q["state"]["units"][mm]["flags"] = json!(PANIC);
+    refused(&g, &q, &format!("state.units[{mm}].flags"), "9.1");
+    let mut q = p.clone();
+    q["state"]["tasks"] = json!([{"task": "flee", "unit": regular, "steps": 3}]);
+    refused(&g, &q, "state.tasks[0]", "9.1");
+}

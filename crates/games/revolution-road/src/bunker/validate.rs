@@ -82,12 +82,17 @@ pub fn check(g: &Bunker, s: &State) -> Result<(), String> {
                     None
                 }
             }
-            Task::Scatter { region } | Task::Spread { from: region } => {
-                (!region_ok(region)).then_some("no such region")
-            }
+            Task::Scatter { region } => (!region_ok(region)).then_some("no such region"),
+            // 5.3: fire spreads from a burning town region (only town regions burn, 4.6).
+            Task::Spread { from } => (from >= n || s.ablaze >> from & 1 == 0)
+                .then_some("fire spreads only from a burning town region (5.3)"),
             Task::Flee { unit, steps } => {
                 if !unit_ok(unit) {
                     Some("no such counter")
+                } else if !(s.units[unit as usize].side == PATRIOT
+                    && matches!(s.units[unit as usize].kind, Kind::Militia | Kind::Minuteman))
+                {
+                    Some("only Patriot militia and Minutemen flee toward the Muster Box (9.1, 9.2)")
                 } else if steps > 6 {
                     Some("a flight is at most 6 regions (9.1, 9.2)")
                 } else {
@@ -191,6 +196,18 @@ fn check_units(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
             return err(
                 format_args!("units[{i}].flags"),
                 "only militia have a hidden strength (4.1)",
+            );
+        }
+        // 9.1: Panic markers go on broken Patriot militia and Minutemen, and stay on broken
+        // units (a panicked unit may not rally).
+        if u.has(PANIC)
+            && !(u.side == PATRIOT
+                && matches!(u.kind, Kind::Militia | Kind::Minuteman)
+                && u.broken())
+        {
+            return err(
+                format_args!("units[{i}].flags"),
+                "only broken Patriot militia and Minutemen panic (9.1)",
             );
         }
         match u.kind {
