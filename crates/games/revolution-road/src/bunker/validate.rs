@@ -797,13 +797,13 @@ fn check_step(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
                 },
             )?;
         }
-        Phase::Rally { region } => {
-            if g.is_zone(region) || !holds(me, region) || s.demoralized[me as usize] {
-                return err(
-                    "phase",
-                    "a rally is in a region of the mover's counters, never by a demoralized side (6.7, 9.2, 9.3)",
-                );
-            }
+        Phase::Rally { region }
+            if g.is_zone(region) || !holds(me, region) || s.demoralized[me as usize] =>
+        {
+            return err(
+                "phase",
+                "a rally is in a region of the mover's counters, never by a demoralized side (6.7, 9.2, 9.3)",
+            );
         }
         Phase::Land { zone, to } => {
             let staging = map.staging >> to & 1 == 1;
