@@ -372,3 +372,62 @@ fn rule_9_1_only_broken_patriot_militia_and_minutemen_panic_and_flee() {
     q["state"]["tasks"] = json!([{"task": "flee", "unit": regular, "steps": 3}]);
     refused(&g, &q, "state.tasks[0]", "9.1");
 }
+
+/// 6.2: an attacker that loses falls back to the region of launch; units put there during
+/// the assault (the fuzz case: a militia into the Neck a Patriot assault left) would
+/// over-stack it when the attackers come back.
+#[test]
+fn rule_6_2_the_attacker_falls_back_to_a_region_with_room_for_him() {
+    let g = game();
+    let p = find(&g, "standard", |g, s| {
+        s.tasks.is_empty()
+            && matches!(
+                s.phase,
+                Phase::Assault {
+                    stage: Stage::AttBack | Stage::DefBack
+                }
+            )
+            && g.cap(s.fight.attacker, s.fight.from) == 3
+    });
+    let s = &p["state"];
+    let (attacker, from) = (s["fight"]["attacker"].clone(), s["fight"]["from"].clone());
+    let to = s["fight"]["to"].clone();
+    let units = s["units"].as_array().unwrap();
+    let mut q = p.clone();
+    let mut added = 0;
+    for (i, u) in units.iter().enumerate() {
+        let military = !matches!(u["kind"].as_str(), Some("leader" | "battery"));
+        let away = u["at"] != from && u["at"] != to && u["at"] != REMOVED && u["at"] != MUSTER;
+        if u["side"] == attacker && military && away && added < 3 {
+            q["state"]["units"][i]["at"] = from.clone();
+            added += 1;
+        }
+    }
+    refused(&g, &q, "state.fight", "6.2");
+}
+
+#[test]
+fn rule_6_2_an_assaults_hits_are_taken_in_the_assaulted_region() {
+    let g = game();
+    let p = find(&g, "standard", |_, s| {
+        matches!(s.phase, Phase::Assault { .. })
+            && matches!(s.tasks.first(), Some(Task::Hits { .. }))
+    });
+    // The fuzz case: the fight of another assault, its hits in a region it is not fought in.
+    let mut q = p.clone();
+    q["state"]["tasks"][0]["region"] = p["state"]["fight"]["from"].clone();
+    refused(&g, &q, "state.tasks[0]", "6.2");
+}
+
+/// The first task is decided before anything else, so no counter is picked while one is
+/// pending (the fuzz case: a counter selected during a retreat before the free fire).
+#[test]
+fn nothing_is_picked_while_tasks_are_resolved() {
+    let g = game();
+    let p = find(&g, "standard", |_, s| {
+        matches!(s.phase, Phase::Assault { .. }) && !s.tasks.is_empty()
+    });
+    let mut q = p.clone();
+    q["state"]["sel"] = json!([0]);
+    refused(&g, &q, "state.sel", "tasks");
+}

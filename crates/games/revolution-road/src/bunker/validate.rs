@@ -671,6 +671,12 @@ fn check_step(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
             | Phase::Rally { .. }
             | Phase::Land { .. }
     );
+    if !s.tasks.is_empty() && s.sel != 0 {
+        return err(
+            "sel",
+            "nothing is picked while tasks are resolved (the first task is decided first)",
+        );
+    }
     if picking && !s.tasks.is_empty() {
         return err(
             "tasks",
@@ -854,6 +860,40 @@ fn check_step(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
                     "only a Patriot defender withdraws before combat or chooses the free fire (7.1, 6.2)",
                 );
             }
+            // 6.2: the attacker falls back to the region the assault was launched from, so
+            // that region keeps room for the attackers still in the fight (3.0).
+            let back = s
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(i, u)| {
+                    u.side == f.attacker
+                        && u.kind.military()
+                        && (u.at == f.from || (u.at == f.to && f.att >> i & 1 == 1))
+                })
+                .count();
+            if back > g.cap(f.attacker, f.from) as usize {
+                return err(
+                    "fight",
+                    format!(
+                        "{back} {} units would fall back to {}: at most {} (6.2, 3.0)",
+                        SIDE_IDS[f.attacker as usize],
+                        g.region_id(f.from),
+                        g.cap(f.attacker, f.from)
+                    ),
+                );
+            }
+            // In an assault, hits are taken in the assaulted region (6.2).
+            if let Some(i) = s
+                .tasks
+                .iter()
+                .position(|t| matches!(*t, Task::Hits { region, .. } if region != f.to))
+            {
+                return err(
+                    format_args!("tasks[{i}]"),
+                    "an assault's hits are taken in the assaulted region (6.2)",
+                );
+            }
             if s.tasks.is_empty() {
                 // (The rounds run as tasks, with the stage before them.)
                 let before = matches!(stage, Stage::Select | Stage::Withdraw | Stage::DefFire);
@@ -863,17 +903,20 @@ fn check_step(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
                         "round 0 until the free defensive fire, then the rounds of combat (6.2)",
                     );
                 }
-                // The decision of this stage is taken with the combat where both sides are.
+                // The assault is chosen against a region of enemy counters, and the free fire
+                // is asked for right after the check that both sides still have units there.
+                // (After a round, flights of a side demoralized by its hits, 9.2, may leave
+                // the region to one side before the retreats are asked for.)
                 let ok = match stage {
                     Stage::Select => f.att == 0 && f.def == 0 && holds(dfd, f.to),
-                    Stage::Withdraw => holds_mil(f.attacker, f.to) && holds(dfd, f.to),
-                    _ => holds_mil(f.attacker, f.to) && holds_mil(dfd, f.to),
+                    Stage::DefFire => holds_mil(f.attacker, f.to) && holds_mil(dfd, f.to),
+                    _ => true,
                 };
                 if !ok {
                     return err(
                         "fight",
                         format!(
-                            "an assault's {stage:?} step is taken where the defender's counters are, the attacker's units in it once they have moved in (6.2, 7.1)"
+                            "an assault's {stage:?} step is taken where the defender's counters are, the attacker's units in it once they have moved in (6.2)"
                         ),
                     );
                 }
