@@ -431,3 +431,33 @@ fn nothing_is_picked_while_tasks_are_resolved() {
     q["state"]["sel"] = json!([0]);
     refused(&g, &q, "state.sel", "tasks");
 }
+
+/// 6.2: the assaulting units move into the target region once they are picked; before that
+/// it holds only the defender's counters (the fuzz case: a Patriot put into the British
+/// region being assaulted, counted among its defenders).
+#[test]
+fn rule_6_2_the_target_of_an_assault_holds_only_the_defender_until_the_attack() {
+    let g = game();
+    let p = find(&g, "standard", |_, s| {
+        s.tasks.is_empty()
+            && s.phase
+                == Phase::Assault {
+                    stage: Stage::Select,
+                }
+    });
+    let s = &p["state"];
+    let (attacker, from, to) = (
+        s["fight"]["attacker"].clone(),
+        s["fight"]["from"].clone(),
+        s["fight"]["to"].clone(),
+    );
+    let leader = s["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|u| u["side"] == attacker && u["kind"] == "leader" && u["at"] != from)
+        .unwrap();
+    let mut q = p.clone();
+    q["state"]["units"][leader]["at"] = to;
+    refused(&g, &q, "state.fight", "6.2");
+}

@@ -903,12 +903,15 @@ fn check_step(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
                         "round 0 until the free defensive fire, then the rounds of combat (6.2)",
                     );
                 }
-                // The assault is chosen against a region of enemy counters, and the free fire
+                // The assault is chosen against a region of enemy counters (the attackers move
+                // in once they are picked), and the free fire
                 // is asked for right after the check that both sides still have units there.
                 // (After a round, flights of a side demoralized by its hits, 9.2, may leave
                 // the region to one side before the retreats are asked for.)
                 let ok = match stage {
-                    Stage::Select => f.att == 0 && f.def == 0 && holds(dfd, f.to),
+                    Stage::Select => {
+                        f.att == 0 && f.def == 0 && holds(dfd, f.to) && !holds(f.attacker, f.to)
+                    }
                     Stage::DefFire => holds_mil(f.attacker, f.to) && holds_mil(dfd, f.to),
                     _ => true,
                 };
