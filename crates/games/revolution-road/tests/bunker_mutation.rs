@@ -3,9 +3,10 @@
 //! edge values, flags flipped, strings changed, lists emptied, shortened and lengthened,
 //! members removed and unknown ones added); each mutant must be refused by `load` with
 //! `bad_position`, or, if accepted, survive `legal`, `act`, `undo`, `view`, `text`, `prompt`
-//! and `position` (and save and load back identically). A mutant from which play reaches a
-//! position `load` refuses is counted as drift and reported (not a crash). `BUNKER_MUTATION_POSITIONS` sets the
-//! positions mutated per scenario (default 2: about 80,000 mutants, run it with `--release`).
+//! and `position` (and save and load back identically), and play on into positions `load`
+//! accepts (a mutant from which play reaches a refused position is drift, and there is none).
+//! `BUNKER_MUTATION_POSITIONS` sets the positions mutated per scenario (default 2: about
+//! 80,000 mutants, run it with `--release`).
 
 use muster_core::{Dice, ErrorKind, Game, Options, Session, Side, Viewer};
 use muster_revolution_road::Bunker;
@@ -169,7 +170,7 @@ struct Counts {
 }
 
 /// Loads one mutant and, if it is accepted, plays on from it.
-fn exercise(g: &Arc<Bunker>, pos: &Value, c: &mut Counts, seed: u64) {
+fn exercise(g: &Arc<Bunker>, pos: &Value, c: &mut Counts, seed: u64, what: &dyn Fn() -> String) {
     c.mutants += 1;
     let m = match Session::load(g.clone(), pos) {
         Err(e) => {
@@ -192,8 +193,8 @@ fn exercise(g: &Arc<Bunker>, pos: &Value, c: &mut Counts, seed: u64) {
                 // Played on from an accepted hand-made position, the rules reached a
                 // position the invariants refuse (not a crash; counted and reported).
                 c.drift += 1;
-                if c.drift_examples.len() < 8 {
-                    c.drift_examples.push(e.message);
+                if c.drift_examples.len() < 40 {
+                    c.drift_examples.push(format!("{}: {}", what(), e.message));
                 }
                 return;
             }
@@ -271,25 +272,39 @@ fn mutated_positions_are_refused_or_played_without_panic() {
                     } else {
                         *at(state, &path) = mv.clone();
                     }
-                    let r = catch_unwind(AssertUnwindSafe(|| {
-                        exercise(&g, &p, &mut c, k as u64 + i as u64)
-                    }));
-                    if r.is_err() {
-                        panics.push(format!(
+                    let what = || {
+                        format!(
                             "{scenario} #{k}: state{} = {mv}",
                             path.iter().map(|p| format!("[{p}]")).collect::<String>()
-                        ));
+                        )
+                    };
+                    let r = catch_unwind(AssertUnwindSafe(|| {
+                        exercise(&g, &p, &mut c, k as u64 + i as u64, &what)
+                    }));
+                    if r.is_err() {
+                        panics.push(what());
                     }
                 }
             }
         }
     }
     println!("{c:?}, {} panics", panics.len());
+    for d in &c.drift_examples {
+        println!("drift: {d}");
+    }
     assert!(
         panics.is_empty(),
         "{} mutants panicked, e.g.:\n{}",
         panics.len(),
         panics[..panics.len().min(30)].join("\n")
+    );
+    // Every accepted mutant plays on into positions `load` accepts (issue 15: the checks of
+    // the step against the board, `bunker/validate.rs`, refuse the ones that drifted).
+    assert_eq!(
+        c.drift,
+        0,
+        "accepted mutants drifted into refused positions:\n{}",
+        c.drift_examples.join("\n")
     );
 }
 

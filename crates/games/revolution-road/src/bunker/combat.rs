@@ -251,6 +251,12 @@ impl Bunker {
         let x = s.units[u as usize];
         s.units[u as usize].at = REMOVED;
         s.units[u as usize].flags &= HIDDEN;
+        // A removed counter has nowhere left to go: its pending forced moves (a 9.2 flight
+        // ordered by the hit that demoralized its side, a retreat, an escape) are dropped
+        // (they would pass without a decision anyway).
+        s.tasks.retain(|t| {
+            !matches!(*t, Task::Flee { unit, .. } | Task::Retreat { unit, .. } | Task::Evacuate { unit } if unit == u)
+        });
         ev.push(Event::Removed { unit: u });
         let d = if x.kind == Kind::Leader { -2 } else { -1 };
         self.morale(s, x.side, d, ev);
@@ -332,7 +338,7 @@ impl Bunker {
 
     // ----- 6.1 Volley Fire -----
 
-    fn can_volley(&self, s: &State, u: u8, side: u8) -> bool {
+    pub(crate) fn can_volley(&self, s: &State, u: u8, side: u8) -> bool {
         let x = &s.units[u as usize];
         x.side == side
             && x.kind.military()
@@ -365,7 +371,7 @@ impl Bunker {
         }
     }
 
-    fn fire_cap(&self, s: &State, from: u8) -> u8 {
+    pub(crate) fn fire_cap(&self, s: &State, from: u8) -> u8 {
         if s.mover == BRITISH && self.is_staging(from) {
             3
         } else {
@@ -780,7 +786,7 @@ impl Bunker {
 
     // ----- 6.2 Assault -----
 
-    fn can_assault(&self, s: &State, u: u8, side: u8) -> bool {
+    pub(crate) fn can_assault(&self, s: &State, u: u8, side: u8) -> bool {
         let x = &s.units[u as usize];
         x.side == side
             && x.on_map()

@@ -353,7 +353,9 @@ impl Bunker {
                 Phase::Main => self.apply_main(s, a, ev),
                 Phase::FinalFire => match a {
                     Action::Volley { from, to } => {
+                        // A new volley, as from the main round: nothing picked, no extra die.
                         s.sel = 0;
+                        s.count = 0;
                         s.phase = Phase::Volley {
                             from,
                             to,

@@ -30,7 +30,7 @@ pub const OBJECTIVES: [&str; 9] = [
 pub const TURNS: [u8; 9] = [10, 5, 6, 7, 8, 8, 9, 8, 9];
 
 /// Landing zones of each objective (bit z for zone z).
-const ZONES: [u8; 9] = [
+pub const ZONES: [u8; 9] = [
     0,
     1 << 5 | 1 << 6,
     1 << 2 | 1 << 3,

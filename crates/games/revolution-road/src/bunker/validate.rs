@@ -7,7 +7,7 @@
 
 use super::Bunker;
 use super::sequence::{Actions, Board, to_act};
-use super::solitaire::{OBJECTIVES, TARGETS};
+use super::solitaire::{OBJECTIVES, TARGETS, TURNS, ZONES};
 use super::state::*;
 use crate::common::MILITIA_POOL;
 
@@ -82,12 +82,17 @@ pub fn check(g: &Bunker, s: &State) -> Result<(), String> {
                     None
                 }
             }
-            Task::Scatter { region } | Task::Spread { from: region } => {
-                (!region_ok(region)).then_some("no such region")
-            }
+            Task::Scatter { region } => (!region_ok(region)).then_some("no such region"),
+            // 5.3: fire spreads from a burning town region (only town regions burn, 4.6).
+            Task::Spread { from } => (from >= n || s.ablaze >> from & 1 == 0)
+                .then_some("fire spreads only from a burning town region (5.3)"),
             Task::Flee { unit, steps } => {
                 if !unit_ok(unit) {
                     Some("no such counter")
+                } else if !(s.units[unit as usize].side == PATRIOT
+                    && matches!(s.units[unit as usize].kind, Kind::Militia | Kind::Minuteman))
+                {
+                    Some("only Patriot militia and Minutemen flee toward the Muster Box (9.1, 9.2)")
                 } else if steps > 6 {
                     Some("a flight is at most 6 regions (9.1, 9.2)")
                 } else {
@@ -121,6 +126,7 @@ pub fn check(g: &Bunker, s: &State) -> Result<(), String> {
 
     check_phase(g, s, n)?;
     check_board(g, s, n)?;
+    check_step(g, s, n)?;
     Ok(())
 }
 
@@ -190,6 +196,18 @@ fn check_units(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
             return err(
                 format_args!("units[{i}].flags"),
                 "only militia have a hidden strength (4.1)",
+            );
+        }
+        // 9.1: Panic markers go on broken Patriot militia and Minutemen, and stay on broken
+        // units (a panicked unit may not rally).
+        if u.has(PANIC)
+            && !(u.side == PATRIOT
+                && matches!(u.kind, Kind::Militia | Kind::Minuteman)
+                && u.broken())
+        {
+            return err(
+                format_args!("units[{i}].flags"),
+                "only broken Patriot militia and Minutemen panic (9.1)",
             );
         }
         match u.kind {
@@ -326,6 +344,29 @@ fn check_tracks(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
     }
     if s.morale.iter().any(|m| *m > 24) {
         return err("morale", "the morale tracks run 0 to 24 (9.0)");
+    }
+    // 9.0, 9.2, 9.3: a side is demoralized exactly when its morale has reached 0 (it never
+    // recovers, and morale only rises by rallies, which a demoralized side may not use); it
+    // has lost its Reserve Actions and may not Plan for more.
+    for (i, side) in SIDE_IDS.iter().enumerate() {
+        if s.demoralized[i] != (s.morale[i] == 0) {
+            return err(
+                format_args!("demoralized[{i}]"),
+                format!("the {side} is demoralized exactly when his morale is 0 (9.2, 9.3)"),
+            );
+        }
+        if s.demoralized[i] && s.reserves[i] != 0 {
+            return err(
+                format_args!("reserves[{i}]"),
+                format!("a demoralized {side} has no Reserve Actions (9.2, 9.3)"),
+            );
+        }
+    }
+    if s.demoralized == [true, true] && s.ended.is_none() {
+        return err(
+            "demoralized",
+            "both sides demoralized end the game at once (9.4)",
+        );
     }
     if s.actions.iter().any(|a| *a > 5) {
         return err("actions", "the action tracks run 0 to 5 (5.1)");
@@ -512,7 +553,402 @@ fn check_phase(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
             }
         }
     }
-    let _ = g;
+    check_solo_phase(s)?;
+    Ok(())
+}
+
+/// The solitaire objective against the phase and the turn track (12.3, 12.4).
+fn check_solo_phase(s: &State) -> Result<(), String> {
+    if !s.mode.solitaire() {
+        return Ok(());
+    }
+    let o = s.solo.objective;
+    // 12.3 lists objectives 1-6 for the British player's choice; 12.4 rolls among its own
+    // list (numbered 1, 2, 3, 7 and 8 here, see `solitaire.rs`).
+    let offered: &[u8] = if s.mode == Mode::SolitaireBritish {
+        &[0, 1, 2, 3, 4, 5, 6]
+    } else {
+        &[0, 1, 2, 3, 7, 8]
+    };
+    if !offered.contains(&o) {
+        return err(
+            "solo.objective",
+            format!(
+                "objective {o} is not one of the {} scenario (12.3, 12.4)",
+                s.mode.id()
+            ),
+        );
+    }
+    // The objective is chosen (12.3) or rolled (12.4) before the set-up, and never undone.
+    let choosing = matches!(s.phase, Phase::Objective | Phase::Focus);
+    if (o == 0) != choosing {
+        return err(
+            "solo.objective",
+            "no objective only while it is chosen or rolled, before the set-up (12.3, 12.4)",
+        );
+    }
+    // The objective sets the landing zones (12.2 A); "any three" picks three objectives and
+    // then its zones up to three (12.3), keeping those of the objective it upgrades.
+    let (targets, zones) = (s.solo.targets.count_ones(), s.solo.zones.count_ones());
+    let picked = match (o, s.phase) {
+        (0, _) => s.solo.targets == 0 && s.solo.zones == 0 && s.solo.setup == 0,
+        (6, Phase::ThreePick) => targets < 3 && zones <= 2,
+        (6, Phase::ZonePick) => targets == 3 && zones < 3,
+        (6, _) => targets == 3 && zones == 3,
+        _ => s.solo.targets == 0 && s.solo.zones == ZONES[o as usize],
+    };
+    if !picked {
+        return err(
+            "solo",
+            format!(
+                "objective {o} has the landing zones and targets it sets or picks (12.2, 12.3, 12.4)"
+            ),
+        );
+    }
+    let setting_up = o == 6 && matches!(s.phase, Phase::ThreePick | Phase::ZonePick);
+    if o != 0 && !setting_up && !(1..=4).contains(&s.solo.setup) {
+        return err(
+            "solo.setup",
+            "the Patriot defence set-up follows the objective (12.3, 12.4)",
+        );
+    }
+    if s.last_turn != TURNS[o as usize] {
+        return err(
+            "last_turn",
+            format!(
+                "the objective sets the last turn: {} for objective {o} (12.3, 12.4)",
+                TURNS[o as usize]
+            ),
+        );
+    }
+    match s.phase {
+        Phase::Objective if s.mode != Mode::SolitaireBritish || s.turn != 1 => err(
+            "phase",
+            "only the 12.3 British player chooses an objective, before turn 1 begins",
+        ),
+        Phase::Focus if s.mode != Mode::SolitairePatriot => err(
+            "phase",
+            "only the 12.4 Patriot player chooses a defence focus",
+        ),
+        Phase::ThreePick | Phase::ZonePick if s.mode != Mode::SolitaireBritish || o != 6 => err(
+            "phase",
+            "objectives and zones are picked only for the 12.3 objective 6, \"any three\"",
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// The step under way against the board (6.1-6.10): what was true of the board when its
+/// action began still holds while its counters are picked, since nothing moves but them;
+/// the regions it names are those its action may use, and the counters picked are the
+/// mover's, where the action takes them from.
+fn check_step(g: &Bunker, s: &State, n: u8) -> Result<(), String> {
+    let map = &g.data.map;
+    let holds = |side: u8, r: u8| s.units.iter().any(|u| u.side == side && u.at == r);
+    let holds_mil = |side: u8, r: u8| {
+        s.units
+            .iter()
+            .any(|u| u.side == side && u.at == r && u.kind.military())
+    };
+    let adjacent = |a: u8, b: u8| a < n && map.regions[a as usize].adj >> b & 1 == 1;
+    let ablaze = |r: u8| r < 64 && s.ablaze >> r & 1 == 1;
+    let me = s.mover;
+    // Each picked counter passes `ok`, or the step names it.
+    let picked = |rule: &str, ok: &dyn Fn(u8, &Unit) -> bool| -> Result<(), String> {
+        for u in bits(s.sel) {
+            if !ok(u, &s.units[u as usize]) {
+                return err("sel", format!("counter {u}: {rule}"));
+            }
+        }
+        Ok(())
+    };
+    // The pick steps: the action's counters are chosen, nothing else is being resolved.
+    let picking = matches!(
+        s.phase,
+        Phase::Volley { .. }
+            | Phase::Move { .. }
+            | Phase::Reorg { .. }
+            | Phase::Rally { .. }
+            | Phase::Land { .. }
+    );
+    if !s.tasks.is_empty() && s.sel != 0 {
+        return err(
+            "sel",
+            "nothing is picked while tasks are resolved (the first task is decided first)",
+        );
+    }
+    if picking && !s.tasks.is_empty() {
+        return err(
+            "tasks",
+            format!(
+                "nothing is resolved while the counters of {:?} are picked (5.2)",
+                s.phase
+            ),
+        );
+    }
+    let picks = matches!(
+        s.phase,
+        Phase::Volley { .. }
+            | Phase::Move { .. }
+            | Phase::Reorg { .. }
+            | Phase::Land { .. }
+            | Phase::Assault { .. }
+    );
+    if !picks && s.sel != 0 {
+        return err(
+            "sel",
+            "counters are picked only in a volley, move, reorganization, landing or assault",
+        );
+    }
+    let british_only = matches!(
+        s.phase,
+        Phase::Bombard { .. } | Phase::Land { .. } | Phase::FinalFire
+    ) || matches!(s.phase, Phase::Volley { free: true, .. });
+    if british_only && me != BRITISH {
+        return err(
+            "mover",
+            "Bombard, Land Troops and the Final Fire are British actions (6.4, 6.10, 12.4)",
+        );
+    }
+    if s.phase == Phase::FinalFire && s.mode != Mode::SolitairePatriot {
+        return err("phase", "the British Final Fire is a 12.4 step");
+    }
+    match s.phase {
+        Phase::Reinforce => {
+            let waiting = s
+                .units
+                .iter()
+                .any(|u| u.side == BRITISH && u.at == PENDING && u.arrive == s.turn);
+            if s.mode.solitaire() || !waiting {
+                return err(
+                    "phase",
+                    "a landing zone is chosen for British reinforcements arriving this turn (12.1, 11.3)",
+                );
+            }
+        }
+        Phase::Panic if s.morale[PATRIOT as usize] > 12 => {
+            return err(
+                "phase",
+                "militia check for panic only while the Patriot morale is at 12 or below (9.1)",
+            );
+        }
+        Phase::Volley { from, .. } => {
+            if g.is_zone(from) {
+                return err("phase.from", "no volley from a landing zone (3.5, 6.1)");
+            }
+            picked(
+                "a volley fires only the mover's units in the firing region that may fire (6.1, 9.1)",
+                &|u, x| x.at == from && g.can_volley(s, u, me),
+            )?;
+            if s.sel.count_ones() > g.fire_cap(s, from) as u32 {
+                return err("sel", "at most three units fire from a staging area (3.5)");
+            }
+            let boost_ok = s.options.more_ammo && me == PATRIOT && s.sel != 0 && s.ammo >= 2;
+            if s.count > 1 || (s.count == 1 && !boost_ok) {
+                return err(
+                    "count",
+                    "0, or 1 once the Patriot has bought the extra die (11.2)",
+                );
+            }
+        }
+        Phase::Move { from, exempt } => {
+            if g.is_zone(from) {
+                return err(
+                    "phase.from",
+                    "counters leave a landing zone only by Land Troops (3.5, 6.10)",
+                );
+            }
+            picked(
+                "the counters that moved are the mover's, with a Moved marker (6.5)",
+                &|_, x| x.side == me && x.has(MOVED),
+            )?;
+            let military = bits(s.sel)
+                .filter(|&u| s.units[u as usize].kind.military())
+                .count();
+            if s.count as usize != military {
+                return err("count", "the number of units moved so far (3.5)");
+            }
+            let leaders = s
+                .units
+                .iter()
+                .filter(|u| u.kind == Kind::Leader && u.side == PATRIOT && u.at <= MUSTER)
+                .count();
+            if exempt > 0
+                && (!s.mode.solitaire()
+                    || from != MUSTER
+                    || me != PATRIOT
+                    || exempt as usize > leaders)
+            {
+                return err(
+                    "phase.exempt",
+                    "only Patriot leaders leaving the Muster Box spare militia the Neck check, one each (12.2)",
+                );
+            }
+        }
+        Phase::Reorg { a, b } => {
+            let open = |r: u8| map.land >> r & 1 == 1 && !ablaze(r) && !holds(1 - me, r);
+            if !(a < b && adjacent(a, b) && open(a) && open(b)) {
+                return err(
+                    "phase",
+                    "a reorganization shifts counters between two adjacent land regions free of the enemy and of fire (6.8, 6.5)",
+                );
+            }
+            picked(
+                "the counters shifted are the mover's, from the two regions, without a Moved or Panic marker (6.8, 9.1)",
+                &|_, x| {
+                    x.side == me
+                        && (x.at == a || x.at == b)
+                        && !x.has(MOVED | PANIC)
+                        && x.kind != Kind::Battery
+                },
+            )?;
+        }
+        Phase::Rally { region }
+            if g.is_zone(region) || !holds(me, region) || s.demoralized[me as usize] =>
+        {
+            return err(
+                "phase",
+                "a rally is in a region of the mover's counters, never by a demoralized side (6.7, 9.2, 9.3)",
+            );
+        }
+        Phase::Land { zone, to } => {
+            let staging = map.staging >> to & 1 == 1;
+            if !(g.is_zone(zone)
+                && staging
+                && adjacent(zone, to)
+                && !holds(PATRIOT, to)
+                && !ablaze(to))
+            {
+                return err(
+                    "phase",
+                    "troops land from a landing zone into an adjacent staging area free of Patriots and of fire (6.10, 3.5)",
+                );
+            }
+            picked(
+                "the counters landing are British, in the landing zone, without a Moved marker (6.10)",
+                &|_, x| x.side == BRITISH && x.at == zone && !x.has(MOVED),
+            )?;
+            let military = bits(s.sel)
+                .filter(|&u| s.units[u as usize].kind.military())
+                .count();
+            if military > g.transport(s, zone) as usize {
+                return err(
+                    "sel",
+                    "no more units land than the zone's transport number (3.5)",
+                );
+            }
+        }
+        Phase::Assault { stage } => {
+            let f = s.fight;
+            if f.attacker != me {
+                return err("fight.attacker", "the mover is the one assaulting (6.2)");
+            }
+            if f.from >= n
+                || g.is_zone(f.from)
+                || map.land >> f.to & 1 == 0
+                || !adjacent(f.from, f.to)
+            {
+                return err(
+                    "fight",
+                    "an assault is launched from a region into an adjacent land region (6.2)",
+                );
+            }
+            let dfd = 1 - f.attacker;
+            if matches!(stage, Stage::Withdraw | Stage::DefFire) && dfd != PATRIOT {
+                return err(
+                    "phase.stage",
+                    "only a Patriot defender withdraws before combat or chooses the free fire (7.1, 6.2)",
+                );
+            }
+            // 6.2: the attacker falls back to the region the assault was launched from, so
+            // that region keeps room for the attackers still in the fight (3.0).
+            let back = s
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(i, u)| {
+                    u.side == f.attacker
+                        && u.kind.military()
+                        && (u.at == f.from || (u.at == f.to && f.att >> i & 1 == 1))
+                })
+                .count();
+            if back > g.cap(f.attacker, f.from) as usize {
+                return err(
+                    "fight",
+                    format!(
+                        "{back} {} units would fall back to {}: at most {} (6.2, 3.0)",
+                        SIDE_IDS[f.attacker as usize],
+                        g.region_id(f.from),
+                        g.cap(f.attacker, f.from)
+                    ),
+                );
+            }
+            // In an assault, hits are taken in the assaulted region (6.2).
+            if let Some(i) = s
+                .tasks
+                .iter()
+                .position(|t| matches!(*t, Task::Hits { region, .. } if region != f.to))
+            {
+                return err(
+                    format_args!("tasks[{i}]"),
+                    "an assault's hits are taken in the assaulted region (6.2)",
+                );
+            }
+            if s.tasks.is_empty() {
+                // (The rounds run as tasks, with the stage before them.)
+                let before = matches!(stage, Stage::Select | Stage::Withdraw | Stage::DefFire);
+                if before != (f.round == 0) {
+                    return err(
+                        "fight.round",
+                        "round 0 until the free defensive fire, then the rounds of combat (6.2)",
+                    );
+                }
+                // The assault is chosen against a region of enemy counters (the attackers move
+                // in once they are picked), and the free fire
+                // is asked for right after the check that both sides still have units there.
+                // (After a round, flights of a side demoralized by its hits, 9.2, may leave
+                // the region to one side before the retreats are asked for.)
+                let ok = match stage {
+                    Stage::Select => {
+                        f.att == 0 && f.def == 0 && holds(dfd, f.to) && !holds(f.attacker, f.to)
+                    }
+                    Stage::DefFire => holds_mil(f.attacker, f.to) && holds_mil(dfd, f.to),
+                    _ => true,
+                };
+                if !ok {
+                    return err(
+                        "fight",
+                        format!(
+                            "an assault's {stage:?} step is taken where the defender's counters are, the attacker's units in it once they have moved in (6.2)"
+                        ),
+                    );
+                }
+                let from_pool = |u: u8, x: &Unit| x.at == f.from && g.can_assault(s, u, me);
+                let in_fight = |u: u8, x: &Unit, side: u8, m: Units| {
+                    x.side == side && x.at == f.to && m >> u & 1 == 1
+                };
+                match stage {
+                    Stage::Select => picked(
+                        "the assaulting counters are the attacker's in the region of launch that have not moved or fired (6.2)",
+                        &from_pool,
+                    )?,
+                    Stage::Withdraw | Stage::DefBack => picked(
+                        "the counters retreating are the defender's in the assaulted region (7.1)",
+                        &|u, x| in_fight(u, x, dfd, f.def),
+                    )?,
+                    Stage::AttBack => picked(
+                        "the counters falling back are the attacker's in the assaulted region (7.1)",
+                        &|u, x| in_fight(u, x, f.attacker, f.att),
+                    )?,
+                    Stage::DefFire => picked(
+                        "nothing is picked for the free defensive fire (6.2)",
+                        &|_, _| false,
+                    )?,
+                }
+            }
+        }
+        _ => {}
+    }
     Ok(())
 }
 
