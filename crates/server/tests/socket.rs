@@ -514,21 +514,7 @@ async fn a_socket_that_held_log_entries_an_undo_took_back_is_sent_them_anew() {
                 if g["log"].as_array().unwrap().len() > held_log {
                     break;
                 }
-                let actor = if g["to_act"] == "american" {
-                    &alice
-                } else {
-                    &bob
-                };
-                let (_, g) = actor.get(&path).await;
-                let legal = g["legal"].as_array().unwrap();
-                let a = &legal[legal.len() - 1]["action"];
-                let (status, v) = actor
-                    .post(
-                        &format!("{path}/act"),
-                        json!({"action": a, "version": g["version"]}),
-                    )
-                    .await;
-                assert_eq!(status, StatusCode::OK, "{v}");
+                play_http(&alice, &bob, &id, 1).await;
             }
             let (_, now) = actor.get(&path).await;
             let log = now["log"].as_array().unwrap();
