@@ -1189,11 +1189,7 @@ async fn follow(sh: &Shared, id: &str, seat: &mut Seat) -> Result<(), String> {
             // The browser: a notice of a version it does not hold means a GET.
             if m["type"] == "update" && m["version"].as_i64().is_some_and(|v| v > seat.view.version)
             {
-                let g = seat
-                    .http
-                    .request(&seat.acct, "GET", &format!("/api/games/{id}"), None)
-                    .await?;
-                seat.view = SeatView::whole(&g)?;
+                fetch_whole(id, seat).await?;
             }
         }
     }
@@ -1218,14 +1214,18 @@ async fn resync(sh: &Shared, id: &str, seat: &mut Seat) -> Result<(), String> {
             seat.view = SeatView::whole(&m)?;
             seat.ws = ws;
         }
-        Protocol::Http => {
-            let g = seat
-                .http
-                .request(&seat.acct, "GET", &format!("/api/games/{id}"), None)
-                .await?;
-            seat.view = SeatView::whole(&g)?;
-        }
+        Protocol::Http => fetch_whole(id, seat).await?,
     }
+    Ok(())
+}
+
+/// The game as the seat's `GET` answers it, taken as the seat's whole view.
+async fn fetch_whole(id: &str, seat: &mut Seat) -> Result<(), String> {
+    let g = seat
+        .http
+        .request(&seat.acct, "GET", &format!("/api/games/{id}"), None)
+        .await?;
+    seat.view = SeatView::whole(&g)?;
     Ok(())
 }
 

@@ -71,6 +71,9 @@ pub trait Match: Send {
     /// Of the whole log's entries from index `from` on, those `side` may read, and how many it
     /// may read before `from`; see [`Session::log_from`].
     fn log_from(&self, side: Option<&str>, from: usize) -> Result<(usize, Vec<LogEntry>), Error>;
+    /// The entries `side` may read after the first `skip` of them, and how many it may read in
+    /// all; see [`Session::log_after`].
+    fn log_after(&self, side: Option<&str>, skip: usize) -> Result<(usize, Vec<LogEntry>), Error>;
     /// A mark to come back to with [`Match::restore`] after `act`s (not after an undo).
     fn checkpoint(&self) -> Box<dyn std::any::Any + Send>;
     /// Goes back to a mark of [`Match::checkpoint`]; false (nothing changed) for a mark of
@@ -225,6 +228,13 @@ impl<G: Game> Match for Session<G> {
     }
     fn log_from(&self, side: Option<&str>, from: usize) -> Result<(usize, Vec<LogEntry>), Error> {
         Ok(Session::log_from(self, viewer_of(self.game(), side)?, from))
+    }
+    fn log_after(&self, side: Option<&str>, skip: usize) -> Result<(usize, Vec<LogEntry>), Error> {
+        Ok(Session::log_after(
+            self,
+            viewer_of(self.game(), side)?,
+            skip,
+        ))
     }
     fn checkpoint(&self) -> Box<dyn std::any::Any + Send> {
         Box::new(Session::checkpoint(self))

@@ -396,6 +396,20 @@ impl<G: Game> Session<G> {
         (before, after)
     }
 
+    /// The entries `viewer` may read after the first `skip` of them, and how many it may read
+    /// in all: the tail of [`Session::log_for`] without copying the rest.
+    pub fn log_after(&self, viewer: Viewer, skip: usize) -> (usize, Vec<LogEntry>) {
+        let mut total = 0;
+        let mut after = Vec::new();
+        for e in self.log.iter().filter(|e| readable(e, viewer)) {
+            if total >= skip {
+                after.push(e.clone());
+            }
+            total += 1;
+        }
+        (total, after)
+    }
+
     /// What puts this session back as it is now, after [`Session::act`] or
     /// [`Session::act_parsed`] (for a caller that must take an action back when it cannot be
     /// stored). Cheaper than a clone: the log and record are only cut back.

@@ -635,18 +635,6 @@ impl Sessions {
         let mut map = self.by_token.lock().unwrap_or_else(|p| p.into_inner());
         map.remove(key);
     }
-
-    /// How many are held (for the tests).
-    pub fn len(&self) -> usize {
-        self.by_token
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// Password hashes computed at once at most. Each takes argon2's working memory (19 MiB) for

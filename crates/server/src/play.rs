@@ -46,6 +46,8 @@ pub struct Live {
     pub cuts: std::collections::VecDeque<(i64, usize)>,
     /// When a request or a change last touched the game (for taking idle games out of memory).
     pub touched: std::time::Instant,
+    /// The id, game, scenario and options every answer starts with.
+    header: serde_json::Map<String, Value>,
 }
 
 /// Undos remembered in [`Live::cuts`].
@@ -115,8 +117,8 @@ impl Live {
     /// read (`log_start` says where they begin).
     pub fn json_for(&self, user: Option<&User>, since: usize) -> ApiResult<Value> {
         let seen = self.seen(user)?;
-        let log = self.m.log(seen.my_side.as_deref())?;
-        let since = since.min(log.len());
+        let (total, log) = self.m.log_after(seen.my_side.as_deref(), since)?;
+        let since = since.min(total);
         let mut out = self.header();
         for (k, v) in seen.top {
             out.insert(k.into(), v);
@@ -125,20 +127,39 @@ impl Live {
         out.insert("legal".into(), json!(seen.legal));
         out.insert("view".into(), seen.view);
         out.insert("log_start".into(), json!(since));
-        out.insert("log".into(), json!(log[since..]));
+        out.insert("log".into(), json!(log));
         Ok(Value::Object(out))
+    }
+
+    /// The shortest the whole log has been made by undos after `version`, if any undo came
+    /// since; 0 when the undos remembered do not reach back that far.
+    fn cut_since(&self, version: i64) -> Option<usize> {
+        if self.cuts.len() == CUTS && self.cuts.front().is_some_and(|c| c.0 > version) {
+            return Some(0);
+        }
+        self.cuts
+            .iter()
+            .filter(|c| c.0 > version)
+            .map(|c| c.1)
+            .min()
     }
 
     /// What never changes: the game's id, kind, scenario and options.
     fn header(&self) -> serde_json::Map<String, Value> {
-        let mut out = serde_json::Map::new();
-        out.insert("id".into(), json!(self.id));
-        out.insert("game".into(), json!(self.m.info().id));
-        let record = self.m.record();
-        out.insert("scenario".into(), json!(record.scenario));
-        out.insert("options".into(), json!(record.options));
-        out
+        self.header.clone()
     }
+}
+
+/// [`Live::header`], made once when the game comes into memory (reading it from the record
+/// would copy the whole record on every answer).
+fn header_of(id: &str, m: &dyn Match) -> serde_json::Map<String, Value> {
+    let record = m.record();
+    let mut out = serde_json::Map::new();
+    out.insert("id".into(), json!(id));
+    out.insert("game".into(), json!(m.info().id));
+    out.insert("scenario".into(), json!(record.scenario));
+    out.insert("options".into(), json!(record.options));
+    out
 }
 
 /// What one viewer sees of a game: the top-level members that can change, the legal actions
@@ -229,6 +250,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
     }
     let seats = load_seats(state, id).await?;
     let (tx, _) = broadcast::channel(64);
+    let header = header_of(id, m.as_ref());
     let live = Arc::new(Mutex::new(Live {
         id: id.to_string(),
         m,
@@ -240,6 +262,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         tx,
         cuts: Default::default(),
         touched: std::time::Instant::now(),
+        header,
     }));
     let mut cache = state.live.lock().await;
     let entry = cache.entry(id.to_string()).or_insert(live).clone();
@@ -707,6 +730,7 @@ async fn start_game(
     }
     state.db.write(stmts).await?;
     let (txc, _) = broadcast::channel(64);
+    let header = header_of(&id, m.as_ref());
     state.live.lock().await.insert(
         id.clone(),
         Arc::new(Mutex::new(Live {
@@ -720,41 +744,37 @@ async fn start_game(
             tx: txc,
             cuts: Default::default(),
             touched: std::time::Instant::now(),
+            header,
         })),
     );
     spawn_bots(state.clone(), id.clone());
     Ok(id)
 }
 
-/// Reads `?since=N` (or nothing), with a clear error for anything else.
-fn since_of(query: Option<axum::extract::RawQuery>) -> ApiResult<usize> {
-    let Some(axum::extract::RawQuery(Some(q))) = query else {
-        return Ok(0);
-    };
-    if q.is_empty() {
-        return Ok(0);
-    }
-    parse_since(&q)
-}
-
-fn parse_since(q: &str) -> ApiResult<usize> {
-    let mut since = None;
-    for pair in q.split('&').filter(|p| !p.is_empty()) {
+/// The parameters of a query string, each named at most once and among `names`; anything
+/// else is a clear 400. Values are left for the caller to read.
+fn query_params<'a>(q: Option<&'a str>, names: &[&str]) -> ApiResult<HashMap<&'a str, &'a str>> {
+    let mut found = HashMap::new();
+    for pair in q.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        match k {
-            "since" if since.is_none() => {
-                since = Some(v.parse::<usize>().map_err(|_| {
-                    ApiError::bad_request(format!("since is a count of log entries, not {v:?}"))
-                })?);
-            }
-            _ => {
-                return Err(ApiError::bad_request(format!(
-                    "unknown or repeated query parameter {k:?} (this address takes since=N)"
-                )));
-            }
+        if !names.contains(&k) || found.insert(k, v).is_some() {
+            return Err(ApiError::bad_request(format!(
+                "unknown or repeated query parameter {k:?} (this address takes {})",
+                names.join(", ")
+            )));
         }
     }
-    Ok(since.unwrap_or(0))
+    Ok(found)
+}
+
+/// Reads `?since=N` (or nothing).
+fn since_of(axum::extract::RawQuery(q): axum::extract::RawQuery) -> ApiResult<usize> {
+    match query_params(q.as_deref(), &["since"])?.get("since") {
+        None => Ok(0),
+        Some(v) => v.parse().map_err(|_| {
+            ApiError::bad_request(format!("since is a count of log entries, not {v:?}"))
+        }),
+    }
 }
 
 /// `GET /api/games/{id}[?since=N]`
@@ -764,7 +784,7 @@ pub async fn get(
     query: axum::extract::RawQuery,
     MaybeUser(user): MaybeUser,
 ) -> ApiResult<Json<Value>> {
-    let since = since_of(Some(query))?;
+    let since = since_of(query)?;
     let live = live(&state, &id).await?;
     let mut l = live.lock().await;
     l.touched = std::time::Instant::now();
@@ -853,7 +873,7 @@ pub async fn act(
     Body(body): Body,
 ) -> ApiResult<Json<Value>> {
     check_csrf(&headers)?;
-    let since = since_of(Some(query))?;
+    let since = since_of(query)?;
     let b: ActBody = parse_body(&body)?;
     let live = live(&state, &id).await?;
     change_as_seat(&state, &live, &user, b.version, SeatChange::Act(&b.action)).await?;
@@ -877,7 +897,7 @@ pub async fn undo(
     Body(body): Body,
 ) -> ApiResult<Json<Value>> {
     check_csrf(&headers)?;
-    let since = since_of(Some(query))?;
+    let since = since_of(query)?;
     let b: UndoBody = parse_body(&body)?;
     let live = live(&state, &id).await?;
     change_as_seat(&state, &live, &user, b.version, SeatChange::Undo).await?;
@@ -1249,23 +1269,16 @@ struct Holds {
     version: Option<i64>,
 }
 
-/// Reads `?log=N&version=V` (both optional), with a clear error for anything else.
+/// Reads `?log=N&version=V` (both optional).
 fn parse_holds(q: Option<&str>) -> ApiResult<Holds> {
+    let params = query_params(q, &["log", "version"])?;
+    let bad = |k: &str, v: &str| ApiError::bad_request(format!("{k} is a whole number, not {v:?}"));
     let mut holds = Holds::default();
-    let mut seen: Vec<&str> = Vec::new();
-    for pair in q.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        if seen.contains(&k) || !matches!(k, "log" | "version") {
-            return Err(ApiError::bad_request(format!(
-                "unknown or repeated query parameter {k:?} (this address takes log=N and version=V)"
-            )));
-        }
-        seen.push(k);
-        let bad = || ApiError::bad_request(format!("{k} is a whole number, not {v:?}"));
-        match k {
-            "log" => holds.log = v.parse().map_err(|_| bad())?,
-            _ => holds.version = Some(v.parse().map_err(|_| bad())?),
-        }
+    if let Some(v) = params.get("log") {
+        holds.log = v.parse().map_err(|_| bad("log", v))?;
+    }
+    if let Some(v) = params.get("version") {
+        holds.version = Some(v.parse().map_err(|_| bad("version", v))?);
     }
     Ok(holds)
 }
@@ -1354,15 +1367,12 @@ impl Follower {
     fn state(&mut self, l: &Live, holds: Holds) -> ApiResult<Value> {
         let seen = l.seen(self.user.as_ref())?;
         let side = seen.my_side.as_deref();
-        let (_, entries) = l.m.log_from(side, 0)?;
-        let mut log_from = holds.log.min(entries.len());
+        let total = l.m.log_after(side, usize::MAX)?.0;
+        let mut log_from = holds.log.min(total);
         if let Some(v) = holds.version {
-            let missed = v > l.version
-                || (l.cuts.len() == CUTS && l.cuts.front().is_some_and(|c| c.0 > v + 1));
-            if missed {
+            if v > l.version {
                 log_from = 0;
-            }
-            if let Some(cut) = l.cuts.iter().filter(|c| c.0 > v).map(|c| c.1).min() {
+            } else if let Some(cut) = l.cut_since(v) {
                 log_from = log_from.min(l.m.log_from(side, cut)?.0);
             }
         }
@@ -1379,12 +1389,12 @@ impl Follower {
         out.insert("labels".into(), Value::Object(labels));
         out.insert("view".into(), seen.view.clone());
         out.insert("log_start".into(), json!(log_from));
-        out.insert("log".into(), socket_log(&entries[log_from..]));
+        out.insert("log".into(), socket_log(&l.m.log_after(side, log_from)?.1));
         self.view = seen.view;
         self.side = seen.my_side;
         self.version = l.version;
         self.raw_log = l.m.log_len();
-        self.log = entries.len();
+        self.log = total;
         Ok(Value::Object(out))
     }
 
@@ -1441,17 +1451,13 @@ impl Follower {
         }
         self.view = seen.view;
         // The log: from where this socket's copy still holds, which an undo may have cut.
-        let missed_cuts =
-            l.cuts.len() == CUTS && l.cuts.front().is_some_and(|c| c.0 > self.version);
-        let mut from = if missed_cuts || seen.my_side != self.side {
+        let mut from = if seen.my_side != self.side {
             0
         } else {
             self.raw_log
         };
-        for (v, len) in &l.cuts {
-            if *v > self.version {
-                from = from.min(*len);
-            }
+        if let Some(cut) = l.cut_since(self.version) {
+            from = from.min(cut);
         }
         let (before, entries) = l.m.log_from(seen.my_side.as_deref(), from)?;
         if !entries.is_empty() || before != self.log {
@@ -1484,8 +1490,8 @@ fn socket_error(id: &Value, e: &ApiError) -> Message {
     Message::Text(msg.to_string().into())
 }
 
-/// Reads and carries out one message from a socket's client. Ok(Some(version)) once a change
-/// is stored.
+/// Reads and carries out one message from a socket's client: the message's id, and `Ok` once
+/// its change is stored.
 async fn socket_request(
     state: &AppState,
     live: &LiveRef,
