@@ -889,7 +889,7 @@ fn actions_of<'a>(one: Option<&'a str>, many: Option<&'a [String]>) -> ApiResult
     use muster_core::session::MAX_BATCH;
     match (one, many) {
         (Some(a), None) => Ok(vec![a]),
-        (None, Some(list)) if list.is_empty() => Err(ApiError::bad_request(
+        (None, Some([])) => Err(ApiError::bad_request(
             "actions is empty: a batch holds at least one action",
         )),
         (None, Some(list)) if list.len() > MAX_BATCH => Err(ApiError::bad_request(format!(
