@@ -116,6 +116,7 @@ async fn page_state(page: &Page) -> R<Value> {
             state: document.body.dataset.state || "",
             version: Number(document.body.dataset.version || -1),
             actions: Number(document.body.dataset.actions || 0),
+            sent: Number(document.body.dataset.sent || 0),
             log: document.querySelectorAll("#log li.entry").length,
             hash: location.hash,
             busy: !!document.body.dataset.busy,
@@ -237,9 +238,15 @@ struct Play {
     board_clicks: usize,
     button_clicks: usize,
     confirms: usize,
+    /// Decisions held back as a draft and sent with the next click as one batch.
+    drafts: usize,
+    /// How many actions the record held before the last decision (what an undo goes back to).
+    actions_before: usize,
     bot_replies: usize,
     log_after_reply: usize,
     undos: usize,
+    /// Actions taken back by undos.
+    undone: usize,
 }
 
 /// Waits until it is the player's decision (or the game is over) and returns the state.
@@ -258,6 +265,32 @@ async fn wait_my_turn(page: &Page) -> R<Value> {
 /// times, and whenever no button remains), otherwise the suggested button.
 async fn decide(page: &Page, play: &mut Play, prefer_board: bool, shot: &Path) -> R<()> {
     let before = page_state(page).await?;
+    play.actions_before = before["actions"].as_u64().unwrap_or(0) as usize;
+    for round in 0..3 {
+        choose_once(page, play, prefer_board || round > 0, shot).await?;
+        // A click that only selected (a draft): the next click sends it with its choice.
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let drafted: bool = eval(page, "Number(document.body.dataset.draft || 0) > 0").await?;
+        if !drafted {
+            break;
+        }
+        play.drafts += 1;
+    }
+    let v0 = before["version"].as_i64().unwrap_or(-1);
+    wait_for(
+        page,
+        &format!("!document.body.dataset.busy && Number(document.body.dataset.version) > {v0}"),
+        "the decision to be taken",
+        30,
+    )
+    .await?;
+    play.decisions += 1;
+    Ok(())
+}
+
+/// One click of a decision: a board target, a button or a map choice, then its menu choice
+/// and confirmation if any.
+async fn choose_once(page: &Page, play: &mut Play, prefer_board: bool, shot: &Path) -> R<()> {
     let targets: usize = eval(
         page,
         r##"document.querySelectorAll("#board [data-target]").length"##,
@@ -335,15 +368,6 @@ async fn decide(page: &Page, play: &mut Play, prefer_board: bool, shot: &Path) -
         }
         play.confirms += 1;
     }
-    let v0 = before["version"].as_i64().unwrap_or(-1);
-    wait_for(
-        page,
-        &format!("!document.body.dataset.busy && Number(document.body.dataset.version) > {v0}"),
-        "the decision to be taken",
-        30,
-    )
-    .await?;
-    play.decisions += 1;
     Ok(())
 }
 
@@ -367,7 +391,15 @@ async fn play_one(base: &str, game: &str, profile: &Path, shots: &Path) -> R<Pla
     result
 }
 
-async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
+/// Signs a new player up (named after `game` and `tag`) and starts a game against the random
+/// bot: `scenario` and `side`, or the first of each. Whether the game has a board renderer.
+async fn sign_up_and_start(
+    page: &Page,
+    game: &str,
+    tag: &str,
+    choice: Option<(&str, &str)>,
+    shots: &Path,
+) -> R<bool> {
     // Sign up.
     wait_for(
         page,
@@ -377,7 +409,7 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
     )
     .await?;
     let name = format!(
-        "e2e_{}",
+        "e2e{tag}_{}",
         game.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
     );
     let name = &name[..name.len().min(24)];
@@ -411,17 +443,27 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
     )
     .await?;
     select(page, "#new-game-game", game).await?;
-    let scenario: String = eval(
-        page,
-        r##"document.querySelector("#new-game-scenario").options[0].value"##,
-    )
-    .await?;
+    let scenario: String = match choice {
+        Some((scenario, _)) => scenario.to_string(),
+        None => {
+            eval(
+                page,
+                r##"document.querySelector("#new-game-scenario").options[0].value"##,
+            )
+            .await?
+        }
+    };
     select(page, "#new-game-scenario", &scenario).await?;
-    let side: String = eval(
-        page,
-        r##"document.querySelector("#new-game-side").options[0].value"##,
-    )
-    .await?;
+    let side: String = match choice {
+        Some((_, side)) => side.to_string(),
+        None => {
+            eval(
+                page,
+                r##"document.querySelector("#new-game-side").options[0].value"##,
+            )
+            .await?
+        }
+    };
     select(page, "#new-game-side", &side).await?;
     click(
         page,
@@ -453,6 +495,12 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
         .await?;
     }
 
+    Ok(has_renderer)
+}
+
+async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
+    let has_renderer = sign_up_and_start(page, game, "", None, shots).await?;
+
     // Play until the bot has answered at least once, after a few clicks on the board.
     let confirm_shot = shots.join(format!("{game}-confirm.png"));
     let mut play = Play::default();
@@ -463,7 +511,8 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
             break;
         }
         let actions = st["actions"].as_u64().unwrap_or(0) as usize;
-        let mine = play.decisions - play.undos;
+        // The actions this page sent (a batch counts all of its actions), less those undone.
+        let mine = (st["sent"].as_u64().unwrap_or(0) as usize).saturating_sub(play.undone);
         if actions > mine && reply_seen_at.is_none() {
             // The record holds decisions the player did not make: the bot's.
             play.bot_replies = actions - mine;
@@ -493,13 +542,14 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
                     page,
                     &format!(
                         "!document.body.dataset.busy && Number(document.body.dataset.version) > {v0} && Number(document.body.dataset.actions) === {}",
-                        actions - 1
+                        play.actions_before
                     ),
                     "the undo",
                     30,
                 )
                 .await?;
                 play.undos += 1;
+                play.undone += actions - play.actions_before;
                 continue;
             }
         }
@@ -769,6 +819,205 @@ async fn every_game_plays_in_the_browser() {
         "the browser client failed for {} of {} games (screenshots in {}):\n{}",
         failures.len(),
         games.len(),
+        shots.display(),
+        failures.join("\n")
+    );
+}
+
+/// A group move of each game (issue 17): what the first click selects, what the second sends.
+struct Gesture {
+    game: &'static str,
+    scenario: &'static str,
+    side: &'static str,
+    /// The target that starts the gesture (held back as a draft).
+    first: &'static str,
+    /// The targets that complete it (any that undo can take back).
+    second: &'static str,
+    /// The fewest actions the batch holds.
+    min_batch: usize,
+    /// What the group is, for the report.
+    what: &'static str,
+}
+
+const GESTURES: &[Gesture] = &[
+    Gesture {
+        game: "battles",
+        scenario: "freemans-farm",
+        side: "american",
+        first: r#"#board [data-target][data-actions^="select "]:not([data-actions*="|"])"#,
+        second: r#"#board [data-target][data-actions^="move "]"#,
+        min_batch: 2,
+        what: "a unit's move: select it, then its hex (select + move)",
+    },
+    Gesture {
+        game: "supply-lines",
+        scenario: "standard",
+        side: "crown",
+        first: r#"#board [data-target][data-actions^="from "]:not([data-actions*="|"])"#,
+        second: r#"#board [data-target][data-actions^="to "]"#,
+        min_batch: 2,
+        what: "a supply move: its source, then its destination (from + to)",
+    },
+    Gesture {
+        game: "concord",
+        scenario: "standard",
+        side: "british",
+        first: r#"#board [data-target="region"][data-actions^="move "]:not([data-actions*="|"])"#,
+        second: r#"#board [data-target="region"][data-actions^="to "]"#,
+        min_batch: 3,
+        what: "a group move: the region (move + a pick of every unit that may go), then the first region of the march",
+    },
+    Gesture {
+        game: "bunker-hill",
+        scenario: "standard",
+        side: "british",
+        first: r#"#board [data-target][data-actions^="move "]:not([data-actions*="|"])"#,
+        second: r#"#board [data-target][data-actions^="go "]"#,
+        min_batch: 2,
+        what: "a group move: the region, then the destination with its group of like counters (move + go per counter)",
+    },
+];
+
+/// Plays up to the first position where the gesture can start, makes it, checks that it was
+/// one batch (one version, all its actions), undoes it with one key and checks that all of it
+/// went back. Screenshots of the selection at laptop and phone size go to `shots`.
+async fn group_gesture(page: &Page, g: &Gesture, shots: &Path) -> R<String> {
+    sign_up_and_start(page, g.game, "g", Some((g.scenario, g.side)), shots).await?;
+    let shot = shots.join(format!("{}-group-confirm.png", g.game));
+    let mut play = Play::default();
+    for _ in 0..60 {
+        let st = wait_my_turn(page).await?;
+        if st["state"] == "over" {
+            return Err("the game ended before a group move came up".into());
+        }
+        let ready: bool = eval(page, &format!("!!document.querySelector({:?})", g.first)).await?;
+        if !ready {
+            decide(page, &mut play, true, &shot).await?;
+            continue;
+        }
+        let (v0, a0) = (
+            st["version"].as_i64().unwrap_or(-1),
+            st["actions"].as_u64().unwrap_or(0),
+        );
+        click(
+            page,
+            &format!("document.querySelector({:?})", g.first),
+            "the group's first target",
+        )
+        .await?;
+        wait_for(page, "Number(document.body.dataset.draft || 0) > 0 && !!document.querySelector('#draft:not([hidden])')", "the selection (a draft)", 20).await?;
+        let held: u64 = eval(page, "Number(document.body.dataset.draft)").await?;
+        let version: i64 = eval(page, "Number(document.body.dataset.version)").await?;
+        if version != v0 {
+            return Err(format!("the selection was sent: version {v0} → {version}"));
+        }
+        screenshot(page, &shots.join(format!("{}-group-desktop.png", g.game))).await?;
+        page.execute(SetDeviceMetricsOverrideParams::new(390, 844, 2.0, true))
+            .await
+            .map_err(|e| format!("phone emulation: {e}"))?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        screenshot(page, &shots.join(format!("{}-group-phone.png", g.game))).await?;
+        page.execute(SetDeviceMetricsOverrideParams::new(1366, 768, 1.0, false))
+            .await
+            .map_err(|e| format!("laptop emulation: {e}"))?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // The second click: a destination whose actions undo can take back, the biggest group.
+        let second = format!(
+            r##"(() => {{ const irr = new Set((S.page.draft ? S.page.draft.game.irreversible : S.page.game.irreversible) || []);
+                const els = [...document.querySelectorAll({:?})].filter(el => el.dataset.actions.split("|").every(a => !irr.has(a)));
+                els.sort((a, b) => b.dataset.actions.split("|").length - a.dataset.actions.split("|").length);
+                return els[0] || null; }})()"##,
+            g.second
+        );
+        click(page, &second, "the group's destination").await?;
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        if eval::<bool>(page, r##"!!document.querySelector("#target-menu")"##).await? {
+            screenshot(page, &shots.join(format!("{}-group-menu.png", g.game))).await?;
+            click(page, r##"[...document.querySelectorAll("#target-menu button[data-count]")].sort((a, b) => b.dataset.count - a.dataset.count)[0]"##, "the biggest group in the menu").await?;
+        }
+        if eval::<bool>(page, r##"!document.querySelector("#confirm").hidden"##).await? {
+            return Err("a move undo can take back asked for a confirmation".into());
+        }
+        wait_for(
+            page,
+            &format!(
+                "!document.body.dataset.busy && Number(document.body.dataset.version) === {}",
+                v0 + 1
+            ),
+            "the batch, one version on",
+            30,
+        )
+        .await?;
+        let after = page_state(page).await?;
+        let a1 = after["actions"].as_u64().unwrap_or(0);
+        let batch = a1.saturating_sub(a0);
+        if batch < g.min_batch as u64 || batch <= held {
+            return Err(format!(
+                "the gesture sent {batch} actions (held {held}), not at least {} in one batch: {after}",
+                g.min_batch
+            ));
+        }
+        screenshot(page, &shots.join(format!("{}-group-done.png", g.game))).await?;
+        // One undo takes the whole batch back.
+        let can_undo: bool = eval(page, r##"!!document.querySelector("#undo")"##).await?;
+        if !can_undo {
+            return Err(format!("no undo after the batch: {after}"));
+        }
+        page.find_element("body")
+            .await
+            .map_err(|e| e.to_string())?
+            .press_key("u")
+            .await
+            .map_err(|e| format!("pressing u: {e}"))?;
+        wait_for(page, &format!("!document.body.dataset.busy && Number(document.body.dataset.version) === {} && Number(document.body.dataset.actions) === {a0}", v0 + 2), "the undo of the whole batch", 30).await?;
+        return Ok(format!(
+            "{}: {} — {batch} actions in one batch ({held} held as the selection), undone with one key",
+            g.game, g.what
+        ));
+    }
+    Err("the group move never came up within 60 decisions".into())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_move_is_one_gesture_one_batch_and_one_undo_in_every_game() {
+    chromium();
+    let registry = muster_cli::registry(None).expect("the registry");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let addr = start_server(dir.path()).await.expect("the server starts");
+    let base = format!("http://{addr}");
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+    let mut failures = Vec::new();
+    for game in registry.games() {
+        let Some(g) = GESTURES.iter().find(|g| g.game == game.id) else {
+            failures.push(format!("{}: no group gesture is defined for it", game.id));
+            continue;
+        };
+        let profile = dir.path().join(format!("chromium-group-{}", g.game));
+        let (mut browser, pump) = launch(&profile).await.expect("Chromium starts");
+        let result = async {
+            let page = browser
+                .new_page(format!("{base}/#/login"))
+                .await
+                .map_err(|e| format!("opening the page: {e}"))?;
+            let r = group_gesture(&page, g, &shots).await;
+            if r.is_err() {
+                let _ =
+                    screenshot(&page, &shots.join(format!("{}-group-failure.png", g.game))).await;
+            }
+            r
+        }
+        .await;
+        let _ = browser.close().await;
+        let _ = browser.wait().await;
+        pump.abort();
+        match result {
+            Ok(report) => eprintln!("e2e group: {report}"),
+            Err(e) => failures.push(format!("{}: {e}", g.game)),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "group moves failed (screenshots in {}):\n{}",
         shots.display(),
         failures.join("\n")
     );

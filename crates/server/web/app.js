@@ -777,6 +777,7 @@ async function gamePage(id) {
   const prompt = h("div", { class: "prompt", id: "prompt" });
   const actions = h("div", { class: "actions", id: "actions" });
   const confirmBar = h("div", { class: "confirm", id: "confirm", hidden: true });
+  const draftBar = h("div", { class: "draft", id: "draft", hidden: true });
   const boardBox = h("div", { class: "board", id: "board" });
   const boardWrap = h("div", { class: "board-wrap" }, boardBox);
   const zoom = h(
@@ -805,7 +806,7 @@ async function gamePage(id) {
     h(
       "div",
       { class: "game-page" },
-      h("section", { class: "play" }, h("div", { class: "promptbar" }, title, prompt, actions, confirmBar), banner, h("div", { class: "board-area" }, renderer ? zoom : null, boardWrap)),
+      h("section", { class: "play" }, h("div", { class: "promptbar" }, title, prompt, actions, draftBar, confirmBar), banner, h("div", { class: "board-area" }, renderer ? zoom : null, boardWrap)),
       h("aside", { class: "sidebar" }, seats, tracks, h("div", { class: "tabs", role: "tablist" }, tabLog, tabRules, tabKeys), logPane, rulesPane, keysPane),
     ),
   );
@@ -827,46 +828,76 @@ async function gamePage(id) {
   }
 
   const myTurn = () => P.game.status === "active" && P.game.my_side && P.game.to_act === P.game.my_side && P.game.legal.length > 0;
+  // The game as the player is shown it: with a draft (see "Batches"), the position after it.
+  const G = () => (P.draft ? P.draft.game : P.game);
 
+  // An action that cannot be taken back (it rolls dice, draws or reveals, or hands play
+  // over): the server marks them (`irreversible`, from the engine: docs/server.md); only a
+  // server that sends no marks leaves it to the renderer's verbs.
   function irreversible(action) {
+    if (Array.isArray(G().irreversible)) return G().irreversible.includes(action);
     const list = (renderer && renderer.irreversible) || [];
     return list.includes(verbOf(action));
   }
   function labelOf(action) {
-    const l = P.game.legal.find((x) => x.action === action);
+    const l = G().legal.find((x) => x.action === action);
     return l ? l.label : action;
   }
 
-  // Acting: irreversible actions wait for a confirmation first.
+  // Acting: irreversible actions wait for a confirmation first. `list` holds action strings
+  // and groups `{label, actions}`: the same decision for identical counters, one action per
+  // counter, shown as one entry "3 × label" and sent as one batch (see "Batches" below).
   function choose(list, ev) {
     if (!myTurn() || P.busy) return;
-    const legal = list.filter((a) => P.game.legal.some((l) => l.action === a));
-    if (!legal.length) return;
-    if (legal.length === 1) return request(legal[0]);
-    // Several actions on one target: a small menu.
+    const some = wantsSome(ev);
+    const entries = batchEntries(list);
+    if (!entries.length) return;
+    if (entries.length === 1) {
+      const e = entries[0];
+      if (e.actions.length > 1 && some) return askCount(e, ev);
+      return requestEntry(e);
+    }
+    // Several choices on one target: a small menu.
     closeMenu();
     const menu = h(
       "div",
       { class: "menu", id: "target-menu", role: "menu" },
-      legal.map((a, i) => h("button", { role: "menuitem", dataset: { action: a }, onclick: () => (closeMenu(), request(a)) }, `${i + 1}. ${labelOf(a)}`)),
+      entries.map((e, i) =>
+        h(
+          "button",
+          {
+            role: "menuitem",
+            dataset: { action: e.actions[0], count: e.actions.length },
+            title: e.actions.length > 1 ? "Shift-click or hold to choose how many" : null,
+            onclick: (cev) => {
+              const part = wantsSome(cev);
+              closeMenu();
+              if (part && e.actions.length > 1) askCount(e, cev);
+              else requestEntry(e);
+            },
+          },
+          `${i + 1}. ${entryLabel(e)}`,
+        ),
+      ),
       h("button", { class: "cancel", onclick: closeMenu }, "Cancel"),
     );
+    placeMenu(menu, ev);
+    holdable(menu);
+    P.menu = { el: menu, list: entries };
+  }
+  function placeMenu(menu, ev) {
     document.body.append(menu);
     const x = ev && ev.clientX !== undefined ? ev.clientX : window.innerWidth / 2;
     const y = ev && ev.clientY !== undefined ? ev.clientY : window.innerHeight / 2;
-    menu.style.left = `${Math.min(x, window.innerWidth - menu.offsetWidth - 8)}px`;
-    menu.style.top = `${Math.min(y, window.innerHeight - menu.offsetHeight - 8)}px`;
-    P.menu = { el: menu, list: legal };
+    menu.style.left = `${Math.max(4, Math.min(x, window.innerWidth - menu.offsetWidth - 8))}px`;
+    menu.style.top = `${Math.max(4, Math.min(y, window.innerHeight - menu.offsetHeight - 8))}px`;
   }
   function closeMenu() {
     if (P.menu) P.menu.el.remove();
     P.menu = null;
   }
   function request(action) {
-    if (irreversible(action)) {
-      P.pending = action;
-      renderConfirm();
-    } else send(action);
+    requestEntry({ actions: [action], label: labelOf(action) });
   }
   function renderConfirm() {
     if (!P.pending) {
@@ -876,12 +907,148 @@ async function gamePage(id) {
     }
     confirmBar.hidden = false;
     confirmBar.replaceChildren(
-      h("span", { class: "confirm-text" }, h("strong", {}, labelOf(P.pending)), " — this cannot be taken back."),
+      h("span", { class: "confirm-text" }, h("strong", {}, pendingLabel(P.pending)), " — this cannot be taken back."),
       h("button", { class: "primary", id: "confirm-yes", onclick: () => { const a = P.pending; P.pending = null; renderConfirm(); send(a); } }, "Confirm ", h("kbd", {}, "Enter")),
       h("button", { id: "confirm-no", onclick: () => { P.pending = null; renderConfirm(); } }, "Cancel ", h("kbd", {}, "Esc")),
     );
     $("#confirm-yes").focus();
   }
+  // -------------------------------------------------------------------------------------------
+  // Batches (issue 17): several decisions of the rules in one gesture, sent as one change
+  // (docs/server.md, "Playing"). A group `{label, actions}` is the same decision for identical
+  // counters: a click takes them all, shift-click or a long press (touch) asks how many.
+  // Undoable actions are grouped; one that cannot be taken back is never grouped (each is
+  // confirmed and sent alone), as only the last action of a batch may roll dice or hand over.
+  function batchEntries(list) {
+    const legal = (a) => G().legal.some((l) => l.action === a);
+    const out = [];
+    const seen = new Set();
+    for (const item of list) {
+      if (typeof item === "string") {
+        if (legal(item) && !seen.has(item)) out.push({ actions: [item], label: labelOf(item) });
+        seen.add(item);
+        continue;
+      }
+      const acts = (item.actions || []).filter((a) => legal(a) && !seen.has(a));
+      acts.forEach((a) => seen.add(a));
+      if (!acts.length) continue;
+      if (acts.some(irreversible)) acts.forEach((a) => out.push({ actions: [a], label: labelOf(a) }));
+      else out.push({ actions: acts, label: item.label || labelOf(acts[0]) });
+    }
+    return out;
+  }
+  function entryLabel(e) {
+    return e.actions.length > 1 ? `${e.actions.length} × ${e.label}` : e.label;
+  }
+  function pendingLabel(p) {
+    return typeof p === "string" ? labelOf(p) : entryLabel(p);
+  }
+  function pendingLegal(p) {
+    if (typeof p === "string") return G().legal.some((l) => l.action === p);
+    return !!p.composed || p.actions.every((a) => G().legal.some((l) => l.action === a));
+  }
+  function requestEntry(e) {
+    if (P.draft) {
+      // A choice made on a draft goes with it: the draft's actions first, one batch.
+      const d = P.draft;
+      e = Object.assign({}, e, { actions: d.actions.concat(e.actions), label: `${d.label}: ${entryLabel(e)}`, composed: true, confirm: e.confirm !== undefined ? e.confirm : e.actions.some(irreversible) });
+    }
+    const last = e.actions[e.actions.length - 1];
+    const confirm = e.confirm !== undefined ? e.confirm : e.actions.some(irreversible) || irreversible(last);
+    const what = e.actions.length === 1 && !e.composed ? e.actions[0] : e;
+    if (confirm) {
+      P.pending = what;
+      renderConfirm();
+    } else send(what);
+  }
+  // A batch a board composed itself (each action legal in the position the ones before it
+  // leave, which it may have checked with `preview`): `opts.label` names it, `opts.confirm`
+  // says its last action cannot be taken back.
+  function batchRequest(actions, opts) {
+    if (!myTurn() || P.busy || !actions.length) return;
+    requestEntry({ actions, label: opts.label || actions.map(labelOf).join(", "), confirm: !!opts.confirm, composed: true });
+  }
+  // `POST /api/games/<id>/preview`: the position after a batch, computed and not stored.
+  async function preview(actions) {
+    const p = await api("POST", `/api/games/${eid}/preview`, { actions, version: P.game.version });
+    return p;
+  }
+  // A draft: actions a board holds back (a unit selected, a group chosen) until the next
+  // choice, shown as the position after them (from `preview`), then sent with that choice as
+  // one batch. Esc, Cancel or undo drops it; so does any change to the game meanwhile.
+  async function draft(actions, opts) {
+    held = false;
+    if (!myTurn() || P.busy || !actions.length) return;
+    const base = P.draft ? P.draft.actions : [];
+    const all = base.concat(actions);
+    try {
+      const p = await preview(all);
+      const shown = Object.assign({}, P.game, { view: p.view, legal: p.legal, prompt: p.prompt, to_act: p.to_act, irreversible: p.irreversible, log: P.game.log.concat(p.log || []) });
+      const label = opts.label || actions.map(labelOf).join(", ");
+      P.draft = { actions: all, game: shown, label: P.draft ? `${P.draft.label}, ${label}` : label, version: P.game.version };
+    } catch (e) {
+      flash(e.message, "error");
+      return;
+    }
+    render();
+  }
+  function dropDraft() {
+    if (!P.draft) return false;
+    P.draft = null;
+    render();
+    return true;
+  }
+  function renderDraft() {
+    draftBar.hidden = !P.draft;
+    document.body.dataset.draft = P.draft ? String(P.draft.actions.length) : "0";
+    if (!P.draft) return draftBar.replaceChildren();
+    draftBar.replaceChildren(
+      h("span", { class: "draft-text" }, "Selected: ", h("strong", {}, P.draft.label), " — now choose where it goes; nothing is sent yet."),
+      h("button", { id: "draft-cancel", onclick: dropDraft }, "Cancel ", h("kbd", {}, "Esc")),
+    );
+  }
+
+  // Shift, or a long press on a touch screen: choose how many.
+  let held = false;
+  function wantsSome(ev) {
+    const some = !!(ev && ev.shiftKey) || held;
+    held = false;
+    return some;
+  }
+  function holdable(el) {
+    let timer = null;
+    el.addEventListener("pointerdown", (ev) => {
+      held = false;
+      if (ev.pointerType === "mouse") return;
+      clearTimeout(timer);
+      timer = setTimeout(() => (held = true), 500);
+    });
+    const stop = () => clearTimeout(timer);
+    el.addEventListener("pointerup", stop);
+    el.addEventListener("pointercancel", stop);
+    el.addEventListener("contextmenu", (ev) => ev.preventDefault());
+  }
+  holdable(boardBox);
+  function askCount(e, ev) {
+    closeMenu();
+    const n = e.actions.length;
+    const menu = h(
+      "div",
+      { class: "menu count", id: "count-menu", role: "menu" },
+      h("span", { class: "menu-head" }, `How many? ${e.label}`),
+      h(
+        "div",
+        { class: "counts" },
+        Array.from({ length: n }, (_, i) =>
+          h("button", { role: "menuitem", dataset: { count: i + 1 }, onclick: () => (closeMenu(), requestEntry(Object.assign({}, e, { actions: e.actions.slice(0, i + 1) }))) }, i + 1 === n ? `all ${n}` : String(i + 1)),
+        ),
+      ),
+      h("button", { class: "cancel", onclick: closeMenu }, "Cancel"),
+    );
+    placeMenu(menu, ev);
+    P.menu = { el: menu, list: Array.from({ length: Math.min(9, n) }, (_, i) => i + 1), entry: e };
+  }
+
   // Acting goes over the socket when it is open (the change comes back as an update, then
   // the ack), else over HTTP.
   const labels = new Map();
@@ -907,12 +1074,19 @@ async function gamePage(id) {
     P.game = mergeLog(P.game.log, g);
     render();
   }
-  async function send(action) {
+  // `what`: one action, or a batch `{actions, label}` sent as one change.
+  async function send(what) {
     if (P.busy) return;
     P.busy = true;
     document.body.dataset.busy = "1";
     try {
-      await change("act", { action, version: P.game.version });
+      P.draft = null;
+      if (typeof what === "string") await change("act", { action: what, version: P.game.version });
+      else {
+        document.body.dataset.batch = String(what.actions.length);
+        await change("act", what.actions.length === 1 ? { action: what.actions[0], version: P.game.version } : { actions: what.actions, version: P.game.version });
+      }
+      document.body.dataset.sent = String(Number(document.body.dataset.sent || 0) + (typeof what === "string" ? 1 : what.actions.length));
     } catch (e) {
       if (e.kind === "stale") {
         flash("The game moved on meanwhile: here is the latest position.");
@@ -928,6 +1102,7 @@ async function gamePage(id) {
     }
   }
   async function undo() {
+    if (dropDraft()) return;
     if (P.busy || !P.game.can_undo) return;
     P.busy = true;
     try {
@@ -947,7 +1122,7 @@ async function gamePage(id) {
       const g = mergeLog([], await api("GET", `/api/games/${eid}`));
       if (g.version !== P.game.version || g.status !== P.game.status) {
         P.game = g;
-        if (P.pending && !g.legal.some((l) => l.action === P.pending)) P.pending = null;
+        if (P.pending && !pendingLegal(P.pending)) P.pending = null;
         render();
       }
     } catch (e) {
@@ -959,7 +1134,7 @@ async function gamePage(id) {
   // on the board are listed too (folded) so that every choice can be made without the map.
   function shortcutFor(verbs) {
     for (const v of verbs) {
-      const a = P.game.legal.find((l) => verbOf(l.action) === v || l.action === v);
+      const a = G().legal.find((l) => verbOf(l.action) === v || l.action === v);
       if (a) return a.action;
     }
     return null;
@@ -968,15 +1143,15 @@ async function gamePage(id) {
     const keys = (renderer && renderer.shortcuts) || {};
     const fromRenderer = keys.Enter ? shortcutFor(keys.Enter) : null;
     if (fromRenderer) return fromRenderer;
-    if (P.game.legal.length === 1) return P.game.legal[0].action;
+    if (G().legal.length === 1) return G().legal[0].action;
     return shortcutFor(ENTER_FALLBACK);
   }
   function renderActions(onBoard) {
     actions.replaceChildren();
     if (!myTurn()) return;
     const enter = enterAction();
-    const primary = P.game.legal.filter((l) => !onBoard.has(l.action));
-    const mapped = P.game.legal.filter((l) => onBoard.has(l.action));
+    const primary = G().legal.filter((l) => !onBoard.has(l.action));
+    const mapped = G().legal.filter((l) => onBoard.has(l.action));
     const keys = (renderer && renderer.shortcuts) || {};
     const keyOf = (a) => Object.entries(keys).find(([k, verbs]) => k !== "Enter" && verbs.includes(verbOf(a)));
     P.numbered = primary.slice(0, 9).map((l) => l.action);
@@ -1003,11 +1178,11 @@ async function gamePage(id) {
         ),
       );
     }
-    if (P.game.can_undo) actions.append(h("button", { class: "undo", id: "undo", onclick: undo, title: "Take back your last decision" }, "↶ Undo ", h("kbd", {}, "u")));
+    if (P.game.can_undo || P.draft) actions.append(h("button", { class: "undo", id: "undo", onclick: undo, title: P.draft ? "Drop the selection" : "Take back your last decision (a batch: all of it)" }, "↶ Undo ", h("kbd", {}, "u")));
   }
 
   function renderPrompt() {
-    const g = P.game;
+    const g = G();
     const who = g.to_act ? sideBadge(renderer, g.game, g.to_act) : null;
     let text = g.prompt ? g.prompt.text : "";
     if (g.status === "open") text = "Waiting for an opponent to join.";
@@ -1110,9 +1285,14 @@ async function gamePage(id) {
     let onBoard = new Set();
     if (renderer && renderer.render && P.board) {
       try {
-        const r = renderer.render(boardBox, P.board, P.game, {
+        const r = renderer.render(boardBox, P.board, G(), {
           interactive: myTurn(),
           choose: (list, ev) => choose(list, ev),
+          batch: (actions, opts) => batchRequest(actions, opts || {}),
+          draft: (actions, opts) => draft(actions, opts || {}),
+          preview: (actions) => preview(actions),
+          some: (ev) => wantsSome(ev),
+          irreversible: (action) => irreversible(action),
           label: labelOf,
           sideLook: (side) => sideLook(renderer, P.game.game, side),
         });
@@ -1134,7 +1314,9 @@ async function gamePage(id) {
 
   function render() {
     closeMenu();
-    if (P.pending && !P.game.legal.some((l) => l.action === P.pending)) P.pending = null;
+    if (P.draft && (P.draft.version !== P.game.version || !myTurn())) P.draft = null;
+    renderDraft();
+    if (P.pending && !pendingLegal(P.pending)) P.pending = null;
     const onBoard = renderBoard();
     renderPrompt();
     renderActions(onBoard);
@@ -1153,6 +1335,7 @@ async function gamePage(id) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.key === "Escape") {
       if (P.menu) closeMenu();
+      else if (!P.pending && dropDraft()) return;
       else if (P.pending) {
         P.pending = null;
         renderConfirm();
@@ -1163,7 +1346,8 @@ async function gamePage(id) {
       const a = P.menu.list[Number(ev.key) - 1];
       if (a) {
         closeMenu();
-        request(a);
+        if (typeof a === "number") requestEntry(Object.assign({}, P.menu.entry, { actions: P.menu.entry.actions.slice(0, a) }));
+        else requestEntry(a);
       }
       ev.preventDefault();
       return;

@@ -487,12 +487,20 @@
         info.actions.forEach((a) => placed.add(a));
         const labelText = info.actions.map((a) => (ui.label ? ui.label(a) : a)).join("\n");
         const poly = svg("polygon", { class: `bt-target ${info.unit ? "unit" : "hex"}`, points: pointsAttr(corners(c, R - 2.5)), "data-target": info.unit ? "unit" : "hex", "data-hex": hex, "data-actions": info.actions.join("|"), tabindex: 0, role: "button", "aria-label": labelText }, svg("title", {}, labelText));
-        poly.addEventListener("click", (ev) => ui.choose(info.actions, ev));
+        // Issue 17: a unit's move is one gesture: the click on the unit selects it without
+        // sending anything (a draft, drawn from the server's preview), the click on the hex
+        // sends "select" and "move" together as one batch, which one undo takes back.
+        const pick = (ev) => {
+          const only = info.actions.length === 1 ? info.actions[0] : null;
+          if (only && only.split(/\s+/)[0] === "select" && ui.draft) ui.draft([only], { label: ui.label ? ui.label(only) : only });
+          else ui.choose(info.actions, ev);
+        };
+        poly.addEventListener("click", pick);
         poly.addEventListener("keydown", (ev) => {
           if (ev.key === " " || ev.key === "Enter") {
             ev.preventDefault();
             ev.stopPropagation();
-            ui.choose(info.actions, ev);
+            pick(ev);
           }
         });
         tl.append(poly);

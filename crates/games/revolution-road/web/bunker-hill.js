@@ -234,6 +234,45 @@
     return { regions, units, fleet };
   }
 
+  // Issue 17: the same decision for identical counters (same side, kind, strength, state and
+  // markers: what `groups` stacks) is one choice for the client, "3 × Move British Regulars
+  // to Breed's Hill", taken for all of them in one batch (or, shift-click / long press, for
+  // some). Leaders and the battery have names and stay single.
+  const VERB_WORDS = { go: "Move", add: "Choose", hit: "Hit on" };
+  function pieceName(p) {
+    const side = SIDES[p.side] || SIDES.patriot;
+    const bits = [];
+    if (p.kind !== "leader" && p.kind !== "battery") bits.push(p.strength === null || p.strength === undefined ? "strength not drawn" : `strength ${p.strength}`);
+    if (p.state !== "healthy") bits.push(p.state);
+    return `${side.label} ${KIND_NAME[p.kind] || p.kind}${bits.length ? ` (${bits.join(", ")})` : ""}`;
+  }
+  function grouped(actions, pieces, byId) {
+    const byUnit = new Map(pieces.map((p) => [p.id, p]));
+    const out = [];
+    const byKey = new Map();
+    for (const a of actions) {
+      const w = String(a).split(/\s+/);
+      const verb = w[0];
+      const unit = verb === "go" ? w[1] : UNIT_WORD[verb] !== undefined ? w[UNIT_WORD[verb]] : null;
+      const p = unit ? byUnit.get(unit) : null;
+      if (!p || !VERB_WORDS[verb] || p.kind === "leader" || p.kind === "battery") {
+        out.push(a);
+        continue;
+      }
+      const to = verb === "go" ? w[2] : "";
+      const key = [verb, to, p.at, p.side, p.kind, p.strength, p.state, (p.markers || []).join("+")].join("|");
+      let g = byKey.get(key);
+      if (!g) {
+        const region = to ? byId.get(to) || (to === "muster" ? { name: "the Muster Box" } : null) : null;
+        g = { label: `${VERB_WORDS[verb]} ${pieceName(p)}${region ? ` to ${region.name}` : ""}`, actions: [] };
+        byKey.set(key, g);
+        out.push(g);
+      }
+      g.actions.push(a);
+    }
+    return out;
+  }
+
   // ------------------------------------------------------------------------------------------
   // The ground (docs/rulings/bunker-hill.md R12): the board draws each region's `shape` and
   // puts its counters round its anchor `at`, from the `[drawing]` table of map.toml; the
@@ -579,11 +618,20 @@
           el.setAttribute("aria-label", text);
         }
         el.append(svg("title", {}, text));
-        el.addEventListener("click", (ev) => ui.choose(actions, ev));
+        el.setAttribute("data-actions", actions.join("|"));
+        const list = grouped(actions, pieces, byId);
+        // A region to move out of is held back (a draft, from the server's preview): the
+        // click on the destination sends the Move action with the counters' moves, one batch.
+        const pick = (ev) => {
+          const only = actions.length === 1 ? actions[0] : null;
+          if (only && only.split(/\s+/)[0] === "move" && ui.draft) ui.draft([only], { label: ui.label ? ui.label(only) : only });
+          else ui.choose(list, ev);
+        };
+        el.addEventListener("click", pick);
         el.addEventListener("keydown", (ev) => {
           if (ev.key === " " || ev.key === "Enter") {
             ev.preventDefault();
-            ui.choose(actions, ev);
+            pick(ev);
           }
         });
         actions.forEach((a) => placed.add(a));

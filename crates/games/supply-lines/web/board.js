@@ -422,12 +422,20 @@
   function target(x, y, w, h, actions, ui, kind) {
     const text = actions.map((a) => (ui.label ? ui.label(a) : a)).join("\n");
     const r = svg("rect", { class: "sl-target", x, y, width: w, height: h, rx: 4, "data-target": kind, "data-actions": actions.join("|"), tabindex: 0, role: "button", "aria-label": text }, svg("title", {}, text));
-    r.addEventListener("click", (ev) => ui.choose(actions, ev));
+    // Issue 17: a supply move's source and destination are one gesture: the click on the
+    // source holds "from" back (a draft, drawn from the server's preview), the click on the
+    // destination sends both as one batch, which one undo takes back.
+    const pick = (ev) => {
+      const only = actions.length === 1 ? actions[0] : null;
+      if (only && only.split(/\s+/)[0] === "from" && ui.draft) ui.draft([only], { label: ui.label ? ui.label(only) : only });
+      else ui.choose(actions, ev);
+    };
+    r.addEventListener("click", pick);
     r.addEventListener("keydown", (ev) => {
       if (ev.key === " " || ev.key === "Enter") {
         ev.preventDefault();
         ev.stopPropagation();
-        ui.choose(actions, ev);
+        pick(ev);
       }
     });
     return r;
