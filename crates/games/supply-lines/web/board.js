@@ -468,9 +468,10 @@
       if (on) g.append(marker(cx + 40, y - 12, "P", "#555", `Pass Marker on "${label}"`));
     });
     if (t.track.pass.length) {
+      // Pass is a target on the track and, not counted as placed, a numbered button too: the
+      // track sits in a corner of the map, out of view at most zooms (issue 17).
       const cx = x0 + 90 + (view.pass || 0) * 46;
       g.append(target(cx - 2, y - 14, 46, 22, t.track.pass, ui, "pass"));
-      t.track.pass.forEach((a) => placed.add(a));
     }
     // Supply stock, beside the pass track.
     const sx = x0 + 90 + pass.length * 46 + 18;
@@ -698,9 +699,80 @@
       panel.querySelectorAll(".sl-target").forEach((el) => el.remove());
     }
     root.append(tl);
+    // What happened since the viewer's last decision (issue 17): marches, battles, losses.
+    let recentNotes = [];
+    if (ui.recent && ui.drawRecent && ui.recent.views.length > 1) {
+      const diff = recentOf(ui.recent.views, board, pos);
+      tl.before(ui.drawRecent(diff, 28));
+      recentNotes = diff.notes;
+    }
 
     container.replaceChildren(root);
-    return { targets: placed };
+    return { targets: placed, recent: recentNotes };
+  }
+
+  // The marks of what changed over a sequence of views, from the armies: an army that shrank
+  // while others of its side grew marched to them (an arrow each); a side with fewer Units and
+  // Leaders at the end lost them where its armies shrank; a battle in any view is a fight at its
+  // target. Attacking Units standing between two areas (phase.battle) count at their origin.
+  function recentOf(views, board, pos) {
+    const ids = (board.areas || []).map((a) => a.id);
+    const out = { paths: [], marks: [], notes: [] };
+    const counts = (v, side) => {
+      const m = new Map();
+      (v.areas || []).forEach((st, i) => {
+        if (st && st.side === side) m.set(st.id || ids[i], (st.units || 0) + (st.leaders || 0));
+      });
+      const bt = v.phase && v.phase.battle;
+      if (bt && bt.attacker === side && ids[bt.origin]) m.set(ids[bt.origin], (m.get(ids[bt.origin]) || 0) + (bt.units || 0) + (bt.leaders || 0));
+      return m;
+    };
+    const at = (id) => [pos[id].x, pos[id].y];
+    const moved = new Set();
+    const fought = new Set();
+    let marches = 0;
+    for (let k = 1; k < views.length; k++) {
+      for (const side of Object.keys(SIDES)) {
+        const a = counts(views[k - 1], side);
+        const b = counts(views[k], side);
+        const from = [];
+        const to = [];
+        for (const id of new Set([...a.keys(), ...b.keys()])) {
+          const d = (b.get(id) || 0) - (a.get(id) || 0);
+          if (d < 0) from.push(id);
+          if (d > 0) to.push(id);
+        }
+        if (from.length === 1 && pos[from[0]]) {
+          for (const id of to) {
+            if (!pos[id]) continue;
+            out.paths.push({ points: [at(from[0]), at(id)], side, title: `${SIDES[side].label}: ${pos[from[0]].name} → ${pos[id].name}` });
+            moved.add(id);
+            marches += 1;
+          }
+        }
+      }
+      const bt = views[k].phase && views[k].phase.battle;
+      if (bt && ids[bt.target]) fought.add(ids[bt.target]);
+    }
+    for (const id of moved) if (pos[id]) out.marks.push({ kind: "moved", x: pos[id].x, y: pos[id].y, title: `An army marched to ${pos[id].name}` });
+    for (const id of fought) if (pos[id]) out.marks.push({ kind: "fight", x: pos[id].x, y: pos[id].y, title: `Battle at ${pos[id].name}` });
+    let losses = 0;
+    for (const side of Object.keys(SIDES)) {
+      const a = counts(views[0], side);
+      const b = counts(views[views.length - 1], side);
+      const total = (m) => [...m.values()].reduce((x, y) => x + y, 0);
+      if (total(b) >= total(a)) continue;
+      for (const [id, n] of a) {
+        if ((b.get(id) || 0) < n && pos[id] && !moved.has(id)) {
+          out.marks.push({ kind: "loss", x: pos[id].x, y: pos[id].y, title: `${SIDES[side].label} losses at ${pos[id].name}` });
+          losses += 1;
+        }
+      }
+    }
+    if (marches) out.notes.push(`${marches} march${marches > 1 ? "es" : ""}`);
+    if (fought.size) out.notes.push(`${fought.size} battle${fought.size > 1 ? "s" : ""}`);
+    if (losses) out.notes.push(`losses in ${losses} area${losses > 1 ? "s" : ""}`);
+    return out;
   }
 
   // ---- tracks for the side panel ----------------------------------------------------------
