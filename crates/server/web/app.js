@@ -621,8 +621,13 @@ function logView(opts) {
   let seen = 0;
   let mark = null;
   let recent = null; // { from, step: [a, b) }: entries since the viewer's last decision (issue 17)
+  // The newest entries stay in view (issue 17): while the reader is at the bottom, new entries
+  // and a list that changes size (the sidebar's panels grow and shrink) keep it there.
+  let atBottom = true;
+  list.addEventListener("scroll", () => (atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40));
+  if (window.ResizeObserver) new ResizeObserver(() => atBottom && mark === null && !(recent && recent.step) && (list.scrollTop = list.scrollHeight)).observe(list);
   const apply = () => {
-    const stick = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    const stick = atBottom;
     list.replaceChildren();
     entries.forEach((e, i) => {
       // An entry that starts a turn (or a player's half of it) heads the entries after it.
@@ -977,8 +982,7 @@ async function gamePage(id) {
   const boardWrap = h("div", { class: "board-wrap" }, boardBox);
   const zoom = h(
     "div",
-    { class: "zoom" },
-    h("span", { class: "board-hint" }, "Click a highlighted place or counter on the map to act."),
+    { class: "zoom", id: "zoom" },
     h("button", { title: "Zoom out", "aria-label": "Zoom out", onclick: () => setZoom(P.zoom / 1.25) }, "−"),
     h("button", { title: "Fit", "aria-label": "Fit the board", onclick: () => setZoom(1) }, "Fit"),
     h("button", { title: "Zoom in", "aria-label": "Zoom in", onclick: () => setZoom(P.zoom * 1.25) }, "+"),
@@ -998,7 +1002,8 @@ async function gamePage(id) {
   const rulesPane = h("div", { class: "pane", id: "pane-rules", hidden: true }, rules);
   const keysPane = h("div", { class: "pane", id: "pane-keys", hidden: true });
   const conn = h("span", { class: "conn", id: "conn", title: "Live updates" }, "●");
-  const title = h("div", { class: "game-title" }, h("strong", {}, info ? info.name : game.game), " · ", scenarioName(game.game, game.scenario), " ", conn);
+  // The hint sits in the prompt bar, where the pinned bar cannot cover it (issue 17).
+  const title = h("div", { class: "game-title" }, h("strong", {}, info ? info.name : game.game), " · ", scenarioName(game.game, game.scenario), " ", conn, renderer ? h("span", { class: "board-hint", id: "board-hint" }, "Click a highlighted place or counter on the map to act.") : null);
 
   main().replaceChildren(
     h(
@@ -1468,7 +1473,7 @@ async function gamePage(id) {
   // tap (issue 17: 24 px at least), once, until the player zooms by hand.
   function autoZoom() {
     if (P.userZoom || !renderer || boardWrap.clientWidth === 0 || boardWrap.clientWidth > 700) return false;
-    const sizes = $$("[data-unit]:not([data-target])", boardBox)
+    const sizes = $$("[data-unit]:not([data-target]), [data-counter]", boardBox)
       .map((el) => {
         const r = el.getBoundingClientRect();
         return Math.min(r.width, r.height);
@@ -1566,7 +1571,17 @@ async function gamePage(id) {
   };
   window.addEventListener("resize", onResize);
   // On a phone the pinned prompt shrinks to the prompt and the buttons once the page scrolls.
-  const onScroll = () => document.body.classList.toggle("scrolled", window.scrollY > 40);
+  // What it gives up is kept as a margin, so that the page below does not jump.
+  const onScroll = () => {
+    const on = window.scrollY > 40;
+    if (on === document.body.classList.contains("scrolled")) return;
+    const bar = $("#promptbar");
+    const before = bar.offsetHeight;
+    bar.style.marginBottom = "";
+    document.body.classList.toggle("scrolled", on);
+    const after = bar.offsetHeight;
+    if (on && after < before) bar.style.marginBottom = `${before - after}px`;
+  };
   window.addEventListener("scroll", onScroll, { passive: true });
 
   // The game socket: the state on connecting, then an update on every change (only what
@@ -1737,7 +1752,7 @@ async function replayPage(id) {
         readout,
         t !== null ? h("strong", {}, `Turn ${turnRow && turnRow.text ? turnRow.text : t}`) : null,
         phaseRow ? h("span", {}, ` · ${phaseRow.text}`) : null,
-        g.to_act ? [" · next: ", sideBadge(renderer, game.game, g.to_act)] : at === count - 1 ? " · game over" : null,
+        g.to_act ? [" · next: ", sideBadge(renderer, game.game, g.to_act)] : null,
         s.action ? h("span", { class: "muted" }, " · last: ", sideBadge(renderer, game.game, s.side), " ", h("code", {}, s.action)) : null,
       );
       turnSel.value = String([...turns].reverse().find((x) => x.step <= at)?.step ?? "");

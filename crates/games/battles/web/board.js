@@ -468,7 +468,7 @@
       const c = geo.center(u.at);
       if (!d || !c) continue;
       const chips = [];
-      if (target && target.id === u.id) chips.push(["⌖", "#ffffff", "#b00000", "target of the attack"]);
+      if (target && target.id === u.id) chips.push(["⊕", "#ffffff", "#b00000", "target of the attack"]);
       if (attackers.has(u.id)) chips.push(["⚔", "#f5a623", "#221400", "attacking"]);
       if (charger && charger.id === u.id) chips.push(["+2", "#ffd21f", "#000", "charge: +2 CF"]);
       if (battle && battle.support && target && target.id === u.id) chips.push(["+2", "#9ec5ff", "#000", "artillery support: +2 CF"]);
@@ -541,7 +541,7 @@
     return { targets: placed, recent: recentNotes };
   }
 
-  const CHIP_LEGEND = "Chips: M moved · A attacked · D was attacked · R rallied · ⌖ target · ⚔ attacking · +2 charge or artillery support";
+  const CHIP_LEGEND = "Chips: M moved · A attacked · D was attacked · R rallied · ⊕ target · ⚔ attacking · +2 charge or artillery support";
 
   // The units of one view as the client's marks of recent changes need them (app.js, recentDiff).
   function piecesOf(view, geo, defs_) {

@@ -136,7 +136,8 @@
     const units = area.units || 0;
     const leaders = area.leaders || 0;
     const half = size / 2;
-    const g = svg("g", { class: `sl-army side-${area.side}`, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` });
+    // An army on the map is a counter to the client (`data-counter`: its phone zoom, issue 17).
+    const g = svg("g", { class: `sl-army side-${area.side}`, "data-counter": opts.counter ? area.id || "" : null, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` });
     const notes = [plural(units, "Unit"), plural(leaders, "Leader")];
     if (area.dug_in) notes.push("Dug-In");
     g.append(svg("title", {}, `${side.label} army: ${notes.join(", ")}`));
@@ -264,7 +265,7 @@
         g.append(svg("path", { d: `M${bx + 44} ${by + 3} L${bx + bw - 3} ${by + bh - 3} M${bx + bw - 3} ${by + 3} L${bx + 44} ${by + bh - 3}`, stroke: "#8b0000", "stroke-width": 2.2, opacity: 0.8 }));
         g.append(svg("g", { transform: `translate(${bx + 70},${by + bh + 7})` }, svg("rect", { x: -26, y: -6, width: 52, height: 11, rx: 2, fill: "#8b0000" }), svg("text", { class: "sl-chip", x: 0, y: 2.6, fill: "#fff" }, "DESTROYED")));
       }
-      if (st.units || st.leaders) g.append(army(st, bx + 22, by + bh / 2, 28, { selected: sel }));
+      if (st.units || st.leaders) g.append(army(st, bx + 22, by + bh / 2, 28, { selected: sel, counter: true }));
       if (a.nova_scotia) {
         const bits = view.in_nova || 0;
         const waiting = [];
@@ -281,7 +282,7 @@
       g.append(svg("rect", { x: x - 17, y: y - 17, width: 34, height: 34, rx: 2, fill: "url(#sl-wood)", stroke: "#3f5e2a", "stroke-width": 1.4 }));
       g.append(svg("text", { class: "sl-name point", x, y: y - 21 }, a.name));
       if (a.port) g.append(badge(x + 17, y + 17, "⚓", "#dbe8f2", "#123a5a", "Port Point: works as a port"));
-      if (st.units || st.leaders) g.append(army(st, x, y, 28, { selected: sel }));
+      if (st.units || st.leaders) g.append(army(st, x, y, 28, { selected: sel, counter: true }));
       if ((st.food || 0) + (st.war || 0)) g.append(carried(st.food || 0, st.war || 0, x, y + 25));
     } else {
       // The Sea Box.
@@ -290,7 +291,7 @@
       g.append(svg("rect", { x: bx, y: by, width: 196, height: 112, rx: 6, fill: "url(#sl-waves)", stroke: "#2f5d7c", "stroke-width": 2 }));
       g.append(svg("text", { class: "sl-name", x, y: by + 15, style: "stroke:#cfe0ea" }, a.name));
       g.append(svg("text", { class: "sl-small", x, y: by + 27, style: "font-weight:400" }, "adjacent to every ⚓ port · Crown only"));
-      if (st.units || st.leaders) g.append(army(st, bx + 40, y + 16, 30, { selected: sel }));
+      if (st.units || st.leaders) g.append(army(st, bx + 40, y + 16, 30, { selected: sel, counter: true }));
       g.append(svg("text", { class: "sl-small", x: x + 40, y: y + 2 }, "War for Bombardment"));
       g.append(carried(0, st.war || 0, x + 40, y + 18));
       if (!st.war) g.append(svg("text", { class: "sl-small", x: x + 40, y: y + 21, style: "font-weight:400" }, "none"));
