@@ -369,33 +369,12 @@ async fn play_one(base: &str, game: &str, profile: &Path, shots: &Path) -> R<Pla
 
 async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
     // Sign up.
-    wait_for(
-        page,
-        r##"document.querySelector("#signup-form")"##,
-        "the sign-up form",
-        30,
-    )
-    .await?;
     let name = format!(
         "e2e_{}",
         game.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
     );
     let name = &name[..name.len().min(24)];
-    type_into(page, "#signup-name", name).await?;
-    type_into(page, "#signup-password", "correct horse battery").await?;
-    click(
-        page,
-        r##"document.querySelector("#signup-submit")"##,
-        "Create account",
-    )
-    .await?;
-    wait_for(
-        page,
-        r##"document.querySelector("#my-games") && document.body.dataset.state === "ready""##,
-        "the lobby after sign-up",
-        30,
-    )
-    .await?;
+    sign_up(page, name).await?;
     let who: String = eval(page, r##"document.querySelector("#who").textContent"##).await?;
     if !who.contains(name) {
         return Err(format!("the top bar does not name the new player: {who:?}"));
@@ -797,6 +776,19 @@ where
     result
 }
 
+/// A server of its own for one test (Chromium checked first), and its address.
+async fn test_server() -> (tempfile::TempDir, String) {
+    let _ = chromium();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let addr = start_server(dir.path()).await.expect("the server starts");
+    (dir, format!("http://{addr}"))
+}
+
+fn game_ids() -> Vec<String> {
+    let registry = muster_cli::registry(None).expect("the registry");
+    registry.games().iter().map(|g| g.id.clone()).collect()
+}
+
 async fn sign_up(page: &Page, name: &str) -> R<()> {
     wait_for(
         page,
@@ -914,12 +906,8 @@ const MARKS_ON_PIECES: &str = r##"(() => {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_marks_what_the_bot_did_and_steps_through_it() {
-    let _ = chromium();
-    let registry = muster_cli::registry(None).expect("the registry");
-    let games: Vec<String> = registry.games().iter().map(|g| g.id.clone()).collect();
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let addr = start_server(dir.path()).await.expect("the server starts");
-    let base = format!("http://{addr}");
+    let games = game_ids();
+    let (dir, base) = test_server().await;
     let mut failures = Vec::new();
     for game in &games {
         let profile = dir.path().join(format!("marks-{game}"));
@@ -1037,12 +1025,8 @@ fn layout_faults(at: &str, m: &Value, phone: bool) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_game_fits_a_laptop_and_a_phone() {
-    let _ = chromium();
-    let registry = muster_cli::registry(None).expect("the registry");
-    let games: Vec<String> = registry.games().iter().map(|g| g.id.clone()).collect();
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let addr = start_server(dir.path()).await.expect("the server starts");
-    let base = format!("http://{addr}");
+    let games = game_ids();
+    let (dir, base) = test_server().await;
     let mut failures = Vec::new();
     for game in &games {
         let profile = dir.path().join(format!("layout-{game}"));
@@ -1205,10 +1189,7 @@ async fn pinch(page: &Page, factor: f64) -> R<f64> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_new_game_form_offers_only_what_the_scenario_allows() {
-    let _ = chromium();
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let addr = start_server(dir.path()).await.expect("the server starts");
-    let base = format!("http://{addr}");
+    let (dir, base) = test_server().await;
     let r = with_page(&base, &dir.path().join("form"), "form", |page| async move {
         sign_up(&page, "form_player").await?;
         open_new_game_form(&page).await?;
@@ -1258,15 +1239,11 @@ async fn the_new_game_form_offers_only_what_the_scenario_allows() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replay_reads_out_turn_and_phase_with_tracks_and_jump_to_turn() {
-    let _ = chromium();
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let addr = start_server(dir.path()).await.expect("the server starts");
-    let base = format!("http://{addr}");
+    let (dir, base) = test_server().await;
     let r = with_page(&base, &dir.path().join("replay"), "replay", |page| async move {
         sign_up(&page, "replay_player").await?;
         start_against_bot(&page, "battles", Some("freemans-farm"), Some("american"), "random").await?;
-        // Play a few turns' worth by the suggested buttons, then end the game from the API
-        // by the rules: the American concedes nothing, so play on until a second turn starts.
+        // Play the whole battle by the suggested buttons (a game must be over to be replayed).
         let mut play = Play::default();
         let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e/replay-confirm.png");
         for _ in 0..200 {
@@ -1301,10 +1278,7 @@ async fn a_replay_reads_out_turn_and_phase_with_tracks_and_jump_to_turn() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oriskany_set_up_names_the_side_setting_up_and_enter_offers_the_hexes() {
-    let _ = chromium();
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let addr = start_server(dir.path()).await.expect("the server starts");
-    let base = format!("http://{addr}");
+    let (dir, base) = test_server().await;
     let r = with_page(&base, &dir.path().join("oriskany"), "oriskany", |page| async move {
         sign_up(&page, "oriskany_player").await?;
         // The Americans set up first (§12) although the British move first.
