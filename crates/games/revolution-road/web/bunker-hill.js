@@ -604,6 +604,8 @@
       });
     }
     root.append(layer);
+    // What happened since the viewer's last decision (issue 17): trails, fights, losses.
+    const recentNotes = ui && ui.markRecent ? ui.markRecent(root, (v) => piecesOf(v, centres, byId), C * S) : [];
 
     // Targets for the legal actions, on top: regions (their whole area), fleet boxes, counters.
     const placed = new Set();
@@ -678,7 +680,17 @@
       root.append(tl);
     }
     container.replaceChildren(root);
-    return { targets: placed };
+    return { targets: placed, recent: recentNotes };
+  }
+
+  // The pieces of one view as the client's marks of recent changes need them (app.js,
+  // recentDiff): each at its place's centre.
+  function piecesOf(view, centres, byId) {
+    return (view.pieces || []).map((p) => {
+      const c = centres.get(p.at);
+      const r = byId.get(p.at);
+      return { id: p.id, on: !!c, x: c ? n1(c[0]) : 0, y: c ? n1(c[1]) : 0, place: p.at, placeName: r ? r.name : p.at === "muster" ? "the Muster Box" : p.at, down: p.state && p.state !== "healthy" ? 1 : 0, fight: (p.markers || []).includes("fired"), side: p.side, label: `${(SIDES[p.side] || {}).label || p.side} ${p.kind === "leader" ? "leader" : KIND_NAME[p.kind] || p.kind}` };
+    });
   }
 
   // ------------------------------------------------------------------------------------------

@@ -754,6 +754,8 @@
       hook(svg("rect", { class: "cc-target unit", x: m[0] - s / 2, y: m[1] - s / 2, width: s, height: s, rx: 4, "data-target": "marker", "data-marker": key }), actions);
     }
     pieces.before(under);
+    // What happened since the viewer's last decision (issue 17): trails, fights, losses.
+    const recentNotes = ui && ui.markRecent ? ui.markRecent(root, (v) => piecesOf(v, board, defs_, v === view ? unitPos : null), CS) : [];
     root.append(tl);
 
     // Legend, top left.
@@ -768,7 +770,20 @@
     root.append(lg);
 
     container.replaceChildren(root);
-    return { targets: placed };
+    return { targets: placed, recent: recentNotes };
+  }
+
+  // The pieces of one view as the client's marks of recent changes need them (app.js,
+  // recentDiff): where each stands (its counter when drawn, else its region's name spot).
+  function piecesOf(view, board, defs_, drawn) {
+    const regions = board.regions || [];
+    return (view.units || []).map((u) => {
+      const r = u.at && typeof u.at === "object" && u.at.at !== undefined ? regions[u.at.at] : null;
+      const spot = r ? r.at || (r.box ? [r.box[0] + r.box[2] / 2, r.box[1] + r.box[3] / 2] : null) : null;
+      const p = drawn && drawn.get(u.id);
+      const def = defs_[u.id];
+      return { id: u.id, on: !!spot, x: p ? p.x : spot ? spot[0] : 0, y: p ? p.y : spot ? spot[1] + CS * 0.6 : 0, place: r ? r.id : String(u.at && u.at.edge !== undefined ? `edge-${u.at.edge}` : u.at), placeName: r ? r.name : null, down: u.flipped ? 1 : 0, fight: !!u.fired, side: u.side, label: def ? def.name : KIND_NAME[u.kind] || u.kind };
+    });
   }
 
   function regionTitle(r) {

@@ -137,6 +137,7 @@ impl Bunker {
                     description: d.to_string(),
                     values: vec!["off".into(), "on".into()],
                     default: "off".into(),
+                    scenarios: Vec::new(),
                 })
                 .collect(),
         };
