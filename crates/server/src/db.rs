@@ -65,6 +65,9 @@ const MIGRATIONS: &[&[&str]] = &[
         "ALTER TABLE users ADD COLUMN name_key TEXT",
         "UPDATE users SET name_key = LOWER(name)",
     ],
+    // The snapshot is the position after the first `snapshot_at` actions (NULL: after all of
+    // them, as every snapshot was before), rewritten every `SNAPSHOT_EVERY` actions.
+    &["ALTER TABLE games ADD COLUMN snapshot_at BIGINT"],
 ];
 
 /// How SQLite makes a commit durable (PostgreSQL keeps its own `synchronous_commit`).

@@ -48,7 +48,15 @@ pub struct Live {
     pub touched: std::time::Instant,
     /// The id, game, scenario and options every answer starts with.
     header: serde_json::Map<String, Value>,
+    /// How many actions the stored snapshot comes after.
+    snapshot_at: usize,
 }
+
+/// The stored snapshot is rewritten when the record reaches a multiple of this many actions
+/// (and when a game starts, ends or an undo goes back behind it), not on every action: it is
+/// the largest part of an action's write, and loading replays the record anyway and checks the
+/// snapshot against the position after its count.
+pub const SNAPSHOT_EVERY: usize = 64;
 
 /// Undos remembered in [`Live::cuts`].
 const CUTS: usize = 32;
@@ -192,7 +200,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         return Ok(l.clone());
     }
     let row = sqlx::query(
-        "SELECT game, scenario, options, seed, status, version, snapshot, invite FROM games WHERE id = $1",
+        "SELECT game, scenario, options, seed, status, version, snapshot, invite, snapshot_at FROM games WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(&state.db.pool)
@@ -216,6 +224,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         row.try_get(6)?,
     );
     let invite: Option<String> = row.try_get(7)?;
+    let snapshot_at: Option<i64> = row.try_get(8)?;
     let options: Options = serde_json::from_str(&options).map_err(ApiError::internal)?;
     let actions = sqlx::query("SELECT side, action FROM actions WHERE game_id = $1 ORDER BY idx")
         .bind(id)
@@ -240,13 +249,36 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
             })
             .collect::<Result<_, sqlx::Error>>()?,
     };
-    let m = state.registry.replay(&record)?;
-    // The replayed game must be the stored snapshot, byte for byte.
+    // The record replayed up to the snapshot's count must give the stored snapshot, value for
+    // value; the actions after it are then applied as they were.
+    let total = record.actions.len();
+    let snapshot_at = match snapshot_at {
+        None => total,
+        Some(n) if n >= 0 && n as usize <= total => n as usize,
+        Some(n) => {
+            return Err(ApiError::internal(format!(
+                "game {id}: the snapshot comes after {n} actions, the record holds {total}"
+            )));
+        }
+    };
+    let mut head = record;
+    let tail = head.actions.split_off(snapshot_at);
+    let mut m = state.registry.replay(&head)?;
     let stored: Value = serde_json::from_str(&snapshot).map_err(ApiError::internal)?;
     if m.try_position()? != stored {
         return Err(ApiError::internal(format!(
             "game {id}: the replayed record does not match the stored snapshot"
         )));
+    }
+    for (i, a) in tail.iter().enumerate() {
+        m.act(Some(&a.side), &a.action).map_err(|e| {
+            ApiError::internal(format!(
+                "game {id}: stored action {} ({:?} by {}) is refused on replay: {e}",
+                snapshot_at + i,
+                a.action,
+                a.side
+            ))
+        })?;
     }
     let seats = load_seats(state, id).await?;
     let (tx, _) = broadcast::channel(64);
@@ -263,6 +295,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         cuts: Default::default(),
         touched: std::time::Instant::now(),
         header,
+        snapshot_at,
     }));
     let mut cache = state.live.lock().await;
     let entry = cache.entry(id.to_string()).or_insert(live).clone();
@@ -346,27 +379,35 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
         live.status.as_str()
     }
     .to_string();
+    let finished = outcome.is_some();
     let winner = outcome
         .and_then(|o| o.winner)
         .map(|w| m.info().side_name(w).to_string());
-    stmts.push(
-        Stmt::new(
-            "UPDATE games SET snapshot = $1, version = $2, to_act = $3, status = $4, winner = $5, updated = $6 WHERE id = $7 AND version = $8",
-            vec![
-                m.try_position_text()?.into(),
-                (live.version + 1).into(),
-                m.to_act().into(),
-                (&status).into(),
-                winner.into(),
-                now().into(),
-                (&live.id).into(),
-                live.version.into(),
-            ],
-        )
-        .expect_rows(1, "stale"),
-    );
+    let after = m.actions_len();
+    let snapshot =
+        after < live.snapshot_at || finished || after / SNAPSHOT_EVERY != before / SNAPSHOT_EVERY;
+    let mut params: Vec<crate::db::Arg> = vec![
+        (live.version + 1).into(),
+        m.to_act().into(),
+        (&status).into(),
+        winner.into(),
+        now().into(),
+        (&live.id).into(),
+        live.version.into(),
+    ];
+    let sql = if snapshot {
+        params.push(m.try_position_text()?.into());
+        params.push((after as i64).into());
+        "UPDATE games SET version = $1, to_act = $2, status = $3, winner = $4, updated = $5, snapshot = $8, snapshot_at = $9 WHERE id = $6 AND version = $7"
+    } else {
+        "UPDATE games SET version = $1, to_act = $2, status = $3, winner = $4, updated = $5 WHERE id = $6 AND version = $7"
+    };
+    stmts.push(Stmt::new(sql, params).expect_rows(1, "stale"));
     let log_len = m.log_len();
     state.db.write(stmts).await?;
+    if snapshot {
+        live.snapshot_at = after;
+    }
     live.status = status;
     live.version += 1;
     live.touched = std::time::Instant::now();
@@ -701,7 +742,7 @@ async fn start_game(
     let id = random_token()[..16].to_string();
     let record = m.record();
     let mut stmts = vec![Stmt::new(
-        "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, to_act, winner, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, NULL, $10, $10)",
+        "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, snapshot_at, to_act, winner, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, 0, $9, NULL, $10, $10)",
         vec![
             (&id).into(),
             (&record.game).into(),
@@ -745,6 +786,7 @@ async fn start_game(
             cuts: Default::default(),
             touched: std::time::Instant::now(),
             header,
+            snapshot_at: 0,
         })),
     );
     spawn_bots(state.clone(), id.clone());
@@ -1589,7 +1631,7 @@ async fn send_all_within(
 }
 
 /// Follows a game for one socket: the `state` message, an `update` on every change, the
-/// client's actions; a ping every third of `idle`. A client that answers nothing (no pong, no
+/// client's actions; a ping when it has been silent for a third of `idle`. A client that answers nothing (no pong, no
 /// message) for `idle`, or does not take what is sent within `idle`, is disconnected.
 async fn follow(
     state: AppState,
@@ -1679,6 +1721,11 @@ async fn follow(
                 if heard.elapsed() >= idle {
                     let _ = send_within(&mut socket, Message::Close(None), idle / 3).await;
                     return;
+                }
+                // A client heard from lately is alive: no ping (one per socket every few
+                // seconds was a fifth of the socket traffic of a busy server).
+                if heard.elapsed() < idle / 3 {
+                    continue;
                 }
                 if send_within(&mut socket, Message::Ping(Vec::new().into()), idle).await.is_err() {
                     return;
