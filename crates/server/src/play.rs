@@ -115,7 +115,6 @@ impl Live {
         ];
         Ok(Seen {
             legal: if my_turn { self.m.legal() } else { Vec::new() },
-            view: self.m.view(my_side.as_deref())?,
             my_side,
             top,
         })
@@ -125,6 +124,7 @@ impl Live {
     /// read (`log_start` says where they begin).
     pub fn json_for(&self, user: Option<&User>, since: usize) -> ApiResult<Value> {
         let seen = self.seen(user)?;
+        let view = self.m.view(seen.my_side.as_deref())?;
         let (total, log) = self.m.log_after(seen.my_side.as_deref(), since)?;
         let since = since.min(total);
         let mut out = self.header();
@@ -133,7 +133,7 @@ impl Live {
         }
         out.insert("version".into(), json!(self.version));
         out.insert("legal".into(), json!(seen.legal));
-        out.insert("view".into(), seen.view);
+        out.insert("view".into(), view);
         out.insert("log_start".into(), json!(since));
         out.insert("log".into(), json!(log));
         Ok(Value::Object(out))
@@ -170,13 +170,12 @@ fn header_of(id: &str, m: &dyn Match) -> serde_json::Map<String, Value> {
     out
 }
 
-/// What one viewer sees of a game: the top-level members that can change, the legal actions
-/// (its own, on its turn), its view.
+/// What one viewer sees of a game but for its view and log: the top-level members that can
+/// change, the legal actions (its own, on its turn).
 pub struct Seen {
     pub my_side: Option<String>,
     pub top: Vec<(&'static str, Value)>,
     pub legal: Vec<muster_core::LegalEntry>,
-    pub view: Value,
 }
 
 fn outcome_json(m: &dyn Match) -> Value {
@@ -1394,7 +1393,9 @@ struct Follower {
     side: Option<String>,
     version: i64,
     top: HashMap<&'static str, Value>,
-    view: Value,
+    /// The view last sent, as JSON text (the next is diffed against it as text: see
+    /// [`crate::patch::diff_text`]).
+    view: String,
     legal: Vec<String>,
     labels: HashMap<String, String>,
     /// Entries of the whole log covered, and how many of them this viewer may read.
@@ -1429,10 +1430,14 @@ impl Follower {
         let labels = self.legal_and_labels(seen.legal, true);
         out.insert("legal".into(), json!(self.legal));
         out.insert("labels".into(), Value::Object(labels));
-        out.insert("view".into(), seen.view.clone());
+        let view = l.m.view_text(side)?;
+        out.insert(
+            "view".into(),
+            serde_json::from_str(&view).map_err(ApiError::internal)?,
+        );
         out.insert("log_start".into(), json!(log_from));
         out.insert("log".into(), socket_log(&l.m.log_after(side, log_from)?.1));
-        self.view = seen.view;
+        self.view = view;
         self.side = seen.my_side;
         self.version = l.version;
         self.raw_log = l.m.log_len();
@@ -1487,11 +1492,18 @@ impl Follower {
                 out.insert("labels".into(), Value::Object(labels));
             }
         }
-        let patch = crate::patch::diff(&self.view, &seen.view);
+        let view = l.m.view_text(seen.my_side.as_deref())?;
+        let patch = if self.view.is_empty() {
+            // Nothing sent yet (the first message failed): the whole view.
+            let whole: Value = serde_json::from_str(&view).map_err(ApiError::internal)?;
+            vec![json!({"op": "replace", "path": "", "value": whole})]
+        } else {
+            crate::patch::diff_text(&self.view, &view).map_err(ApiError::internal)?
+        };
         if !patch.is_empty() {
             out.insert("view_patch".into(), Value::Array(patch));
         }
-        self.view = seen.view;
+        self.view = view;
         // The log: from where this socket's copy still holds, which an undo may have cut.
         let mut from = if seen.my_side != self.side {
             0
