@@ -996,6 +996,7 @@ async fn a_group_move_is_one_gesture_one_batch_and_one_undo_in_every_game() {
         shots.display(),
         failures.join("\n")
     );
+}
 
 // -------------------------------------------------------------------------------------------
 // Issue 17: what a player sees. Each test starts its own server and browser; helpers first.

@@ -55,6 +55,9 @@ pub trait Match: Send {
     fn undo(&mut self, side: Option<&str>) -> Result<(), Error>;
     /// What `side` may see (`None`: a spectator).
     fn view(&self, side: Option<&str>) -> Result<Value, Error>;
+    /// [`Match::view`] as compact JSON text, written straight from the game's view (several
+    /// times cheaper than building the value).
+    fn view_text(&self, side: Option<&str>) -> Result<String, Error>;
     fn outcome(&self) -> Option<Outcome>;
     /// The position; see [`Session::try_position`]: a state the game cannot write as JSON is
     /// an internal error, never a null state.
@@ -148,6 +151,15 @@ fn side_of<G: Game>(game: &G, name: &str) -> Result<Side, Error> {
     })
 }
 
+fn view_unwritable(e: serde_json::Error) -> Error {
+    Error::new(
+        ErrorKind::Internal,
+        format!(
+            "internal error: the view cannot be written as JSON (a bug in the game, not in the request): {e}"
+        ),
+    )
+}
+
 fn viewer_of<G: Game>(game: &G, side: Option<&str>) -> Result<Viewer, Error> {
     Ok(match side {
         Some(name) => Viewer::Side(side_of(game, name)?),
@@ -199,13 +211,11 @@ impl<G: Game> Match for Session<G> {
     }
     fn view(&self, side: Option<&str>) -> Result<Value, Error> {
         let viewer = viewer_of(self.game(), side)?;
-        serde_json::to_value(self.game().view(self.state(), viewer))
-            .map_err(|e| {
-                Error::new(
-                    ErrorKind::Internal,
-                    format!("internal error: the view cannot be written as JSON (a bug in the game, not in the request): {e}"),
-                )
-            })
+        serde_json::to_value(self.game().view(self.state(), viewer)).map_err(view_unwritable)
+    }
+    fn view_text(&self, side: Option<&str>) -> Result<String, Error> {
+        let viewer = viewer_of(self.game(), side)?;
+        serde_json::to_string(&self.game().view(self.state(), viewer)).map_err(view_unwritable)
     }
     fn outcome(&self) -> Option<Outcome> {
         self.game().outcome(self.state())

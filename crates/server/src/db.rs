@@ -69,6 +69,9 @@ const MIGRATIONS: &[&[&str]] = &[
     // (its own for an action sent alone; NULL in rows from before); one undo takes a batch
     // back whole, also after a reload.
     &["ALTER TABLE actions ADD COLUMN batch BIGINT"],
+    // The snapshot is the position after the first `snapshot_at` actions (NULL: after all of
+    // them, as every snapshot was before), rewritten every `SNAPSHOT_EVERY` actions.
+    &["ALTER TABLE games ADD COLUMN snapshot_at BIGINT"],
 ];
 
 /// How SQLite makes a commit durable (PostgreSQL keeps its own `synchronous_commit`).

@@ -48,7 +48,15 @@ pub struct Live {
     pub touched: std::time::Instant,
     /// The id, game, scenario and options every answer starts with.
     header: serde_json::Map<String, Value>,
+    /// How many actions the stored snapshot comes after.
+    snapshot_at: usize,
 }
+
+/// The stored snapshot is rewritten when the record reaches a multiple of this many actions
+/// (and when a game starts, ends or an undo goes back behind it), not on every action: it is
+/// the largest part of an action's write, and loading replays the record anyway and checks the
+/// snapshot against the position after its count.
+pub const SNAPSHOT_EVERY: usize = 64;
 
 /// Undos remembered in [`Live::cuts`].
 const CUTS: usize = 32;
@@ -111,7 +119,6 @@ impl Live {
         ];
         Ok(Seen {
             legal,
-            view: self.m.view(my_side.as_deref())?,
             my_side,
             top,
         })
@@ -121,6 +128,7 @@ impl Live {
     /// read (`log_start` says where they begin).
     pub fn json_for(&self, user: Option<&User>, since: usize) -> ApiResult<Value> {
         let seen = self.seen(user)?;
+        let view = self.m.view(seen.my_side.as_deref())?;
         let (total, log) = self.m.log_after(seen.my_side.as_deref(), since)?;
         let since = since.min(total);
         let mut out = self.header();
@@ -129,7 +137,7 @@ impl Live {
         }
         out.insert("version".into(), json!(self.version));
         out.insert("legal".into(), json!(seen.legal));
-        out.insert("view".into(), seen.view);
+        out.insert("view".into(), view);
         out.insert("log_start".into(), json!(since));
         out.insert("log".into(), json!(log));
         Ok(Value::Object(out))
@@ -180,13 +188,12 @@ fn irreversible_of<'a>(m: &dyn Match, legal: &'a [muster_core::LegalEntry]) -> V
         .collect()
 }
 
-/// What one viewer sees of a game: the top-level members that can change, the legal actions
-/// (its own, on its turn), its view.
+/// What one viewer sees of a game but for its view and log: the top-level members that can
+/// change, the legal actions (its own, on its turn).
 pub struct Seen {
     pub my_side: Option<String>,
     pub top: Vec<(&'static str, Value)>,
     pub legal: Vec<muster_core::LegalEntry>,
-    pub view: Value,
 }
 
 fn outcome_json(m: &dyn Match) -> Value {
@@ -210,7 +217,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         return Ok(l.clone());
     }
     let row = sqlx::query(
-        "SELECT game, scenario, options, seed, status, version, snapshot, invite FROM games WHERE id = $1",
+        "SELECT game, scenario, options, seed, status, version, snapshot, invite, snapshot_at FROM games WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(&state.db.pool)
@@ -234,6 +241,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         row.try_get(6)?,
     );
     let invite: Option<String> = row.try_get(7)?;
+    let snapshot_at: Option<i64> = row.try_get(8)?;
     let options: Options = serde_json::from_str(&options).map_err(ApiError::internal)?;
     let rows =
         sqlx::query("SELECT side, action, batch FROM actions WHERE game_id = $1 ORDER BY idx")
@@ -251,15 +259,34 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
             batch,
         ));
     }
-    let m = replay_batches(state, &game, &scenario, &options, seed as u64, &actions)
+    // The record replayed up to the snapshot's count must give the stored snapshot, value for
+    // value; the actions after it are then applied as they were.
+    let total = actions.len();
+    let snapshot_at = match snapshot_at {
+        None => total,
+        Some(n) if n >= 0 && n as usize <= total => n as usize,
+        Some(n) => {
+            return Err(ApiError::internal(format!(
+                "game {id}: the snapshot comes after {n} actions, the record holds {total}"
+            )));
+        }
+    };
+    let mut m = state
+        .registry
+        .new_match(&game, &scenario, &options, seed as u64)?;
+    replay_batches(m.as_mut(), &actions[..snapshot_at], 0)
         .map_err(|e| ApiError::internal(format!("game {id}: its record does not replay: {e}")))?;
-    // The replayed game must be the stored snapshot, byte for byte.
     let stored: Value = serde_json::from_str(&snapshot).map_err(ApiError::internal)?;
     if m.try_position()? != stored {
         return Err(ApiError::internal(format!(
             "game {id}: the replayed record does not match the stored snapshot"
         )));
     }
+    replay_batches(m.as_mut(), &actions[snapshot_at..], snapshot_at).map_err(|e| {
+        ApiError::internal(format!(
+            "game {id}: its record after the snapshot does not replay: {e}"
+        ))
+    })?;
     let seats = load_seats(state, id).await?;
     let (tx, _) = broadcast::channel(64);
     let header = header_of(id, m.as_ref());
@@ -275,6 +302,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         cuts: Default::default(),
         touched: std::time::Instant::now(),
         header,
+        snapshot_at,
     }));
     let mut cache = state.live.lock().await;
     let entry = cache.entry(id.to_string()).or_insert(live).clone();
@@ -289,14 +317,10 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
 /// that an undo after a reload takes
 /// back what it would have taken back before.
 fn replay_batches(
-    state: &AppState,
-    game: &str,
-    scenario: &str,
-    options: &Options,
-    seed: u64,
+    m: &mut dyn Match,
     actions: &[(RecordedAction, Option<i64>)],
-) -> Result<Box<dyn Match>, muster_core::Error> {
-    let mut m = state.registry.new_match(game, scenario, options, seed)?;
+    offset: usize,
+) -> Result<(), muster_core::Error> {
     let mut i = 0;
     while i < actions.len() {
         let mut j = i + 1;
@@ -317,12 +341,17 @@ fn replay_batches(
         .map_err(|e| {
             muster_core::Error::new(
                 e.kind,
-                format!("action {} ({side} {:?}): {}", i + 1, group[0], e.message),
+                format!(
+                    "action {} ({side} {:?}): {}",
+                    offset + i + 1,
+                    group[0],
+                    e.message
+                ),
             )
         })?;
         i = j;
     }
-    Ok(m)
+    Ok(())
 }
 
 /// After a restart: load every game whose next decision belongs to a bot, so that the bot moves
@@ -404,27 +433,35 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
         live.status.as_str()
     }
     .to_string();
+    let finished = outcome.is_some();
     let winner = outcome
         .and_then(|o| o.winner)
         .map(|w| m.info().side_name(w).to_string());
-    stmts.push(
-        Stmt::new(
-            "UPDATE games SET snapshot = $1, version = $2, to_act = $3, status = $4, winner = $5, updated = $6 WHERE id = $7 AND version = $8",
-            vec![
-                m.try_position_text()?.into(),
-                (live.version + 1).into(),
-                m.to_act().into(),
-                (&status).into(),
-                winner.into(),
-                now().into(),
-                (&live.id).into(),
-                live.version.into(),
-            ],
-        )
-        .expect_rows(1, "stale"),
-    );
+    let after = m.actions_len();
+    let snapshot =
+        after < live.snapshot_at || finished || after / SNAPSHOT_EVERY != before / SNAPSHOT_EVERY;
+    let mut params: Vec<crate::db::Arg> = vec![
+        (live.version + 1).into(),
+        m.to_act().into(),
+        (&status).into(),
+        winner.into(),
+        now().into(),
+        (&live.id).into(),
+        live.version.into(),
+    ];
+    let sql = if snapshot {
+        params.push(m.try_position_text()?.into());
+        params.push((after as i64).into());
+        "UPDATE games SET version = $1, to_act = $2, status = $3, winner = $4, updated = $5, snapshot = $8, snapshot_at = $9 WHERE id = $6 AND version = $7"
+    } else {
+        "UPDATE games SET version = $1, to_act = $2, status = $3, winner = $4, updated = $5 WHERE id = $6 AND version = $7"
+    };
+    stmts.push(Stmt::new(sql, params).expect_rows(1, "stale"));
     let log_len = m.log_len();
     state.db.write(stmts).await?;
+    if snapshot {
+        live.snapshot_at = after;
+    }
     live.status = status;
     live.version += 1;
     live.touched = std::time::Instant::now();
@@ -763,7 +800,7 @@ async fn start_game(
     let id = random_token()[..16].to_string();
     let record = m.record();
     let mut stmts = vec![Stmt::new(
-        "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, to_act, winner, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, NULL, $10, $10)",
+        "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, snapshot_at, to_act, winner, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, 0, $9, NULL, $10, $10)",
         vec![
             (&id).into(),
             (&record.game).into(),
@@ -807,6 +844,7 @@ async fn start_game(
             cuts: Default::default(),
             touched: std::time::Instant::now(),
             header,
+            snapshot_at: 0,
         })),
     );
     spawn_bots(state.clone(), id.clone());
@@ -1506,7 +1544,9 @@ struct Follower {
     side: Option<String>,
     version: i64,
     top: HashMap<&'static str, Value>,
-    view: Value,
+    /// The view last sent, as JSON text (the next is diffed against it as text: see
+    /// [`crate::patch::diff_text`]).
+    view: String,
     legal: Vec<String>,
     labels: HashMap<String, String>,
     /// Entries of the whole log covered, and how many of them this viewer may read.
@@ -1541,10 +1581,14 @@ impl Follower {
         let labels = self.legal_and_labels(seen.legal, true);
         out.insert("legal".into(), json!(self.legal));
         out.insert("labels".into(), Value::Object(labels));
-        out.insert("view".into(), seen.view.clone());
+        let view = l.m.view_text(side)?;
+        out.insert(
+            "view".into(),
+            serde_json::from_str(&view).map_err(ApiError::internal)?,
+        );
         out.insert("log_start".into(), json!(log_from));
         out.insert("log".into(), socket_log(&l.m.log_after(side, log_from)?.1));
-        self.view = seen.view;
+        self.view = view;
         self.side = seen.my_side;
         self.version = l.version;
         self.raw_log = l.m.log_len();
@@ -1599,11 +1643,18 @@ impl Follower {
                 out.insert("labels".into(), Value::Object(labels));
             }
         }
-        let patch = crate::patch::diff(&self.view, &seen.view);
+        let view = l.m.view_text(seen.my_side.as_deref())?;
+        let patch = if self.view.is_empty() {
+            // Nothing sent yet (the first message failed): the whole view.
+            let whole: Value = serde_json::from_str(&view).map_err(ApiError::internal)?;
+            vec![json!({"op": "replace", "path": "", "value": whole})]
+        } else {
+            crate::patch::diff_text(&self.view, &view).map_err(ApiError::internal)?
+        };
         if !patch.is_empty() {
             out.insert("view_patch".into(), Value::Array(patch));
         }
-        self.view = seen.view;
+        self.view = view;
         // The log: from where this socket's copy still holds, which an undo may have cut.
         let mut from = if seen.my_side != self.side {
             0
@@ -1766,7 +1817,7 @@ async fn send_all_within(
 }
 
 /// Follows a game for one socket: the `state` message, an `update` on every change, the
-/// client's actions; a ping every third of `idle`. A client that answers nothing (no pong, no
+/// client's actions; a ping when it has been silent for a third of `idle`. A client that answers nothing (no pong, no
 /// message) for `idle`, or does not take what is sent within `idle`, is disconnected.
 async fn follow(
     state: AppState,
@@ -1856,6 +1907,11 @@ async fn follow(
                 if heard.elapsed() >= idle {
                     let _ = send_within(&mut socket, Message::Close(None), idle / 3).await;
                     return;
+                }
+                // A client heard from lately is alive: no ping (one per socket every few
+                // seconds was a fifth of the socket traffic of a busy server).
+                if heard.elapsed() < idle / 3 {
+                    continue;
                 }
                 if send_within(&mut socket, Message::Ping(Vec::new().into()), idle).await.is_err() {
                     return;

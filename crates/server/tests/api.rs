@@ -470,6 +470,79 @@ async fn a_restarted_server_serves_games_where_they_were() {
     }
 }
 
+/// The snapshot is rewritten every `SNAPSHOT_EVERY` actions, not on every one: a game whose
+/// record runs past its snapshot loads by replaying to the snapshot, checking it, and applying
+/// the rest; a snapshot that does not match the replayed record refuses to load.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_loads_from_a_snapshot_behind_its_record_and_never_from_a_wrong_one() {
+    use muster_server::play::SNAPSHOT_EVERY;
+    for db in databases().await {
+        let (addr, st) = server_with(&db, muster_server::Limits::default()).await;
+        let alice = Client::signup(addr, "alice").await;
+        let id = alice
+            .game_vs_bot("freemans-farm", "british", "random")
+            .await;
+        let path = format!("/api/games/{id}");
+        let mut g = alice.wait_my_turn(&id).await;
+        while g["status"] == "active" && g["actions"].as_u64().unwrap() < SNAPSHOT_EVERY as u64 + 10
+        {
+            let action = g["legal"][0]["action"].as_str().unwrap().to_string();
+            let (status, v) = alice
+                .post(
+                    &format!("{path}/act"),
+                    json!({"action": action, "version": g["version"]}),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+            g = alice.wait_my_turn(&id).await;
+        }
+        assert_eq!(
+            g["status"], "active",
+            "{db}: the game must outlast a snapshot period"
+        );
+        let actions = g["actions"].as_i64().unwrap();
+        let (at,): (i64,) = sqlx::query_as("SELECT snapshot_at FROM games WHERE id = $1")
+            .bind(&id)
+            .fetch_one(&st.db.pool)
+            .await
+            .unwrap();
+        assert!(
+            at > 0 && at < actions && at % SNAPSHOT_EVERY as i64 == 0,
+            "{db}: snapshot after {at} of {actions} actions"
+        );
+        let login = json!({"name": "alice", "password": "correct horse"});
+        let fresh = Client::new(server(&db).await).await;
+        assert_eq!(
+            fresh.post("/api/login", login.clone()).await.0,
+            StatusCode::OK
+        );
+        let (_, after) = fresh.get(&path).await;
+        for field in ["version", "to_act", "legal", "view", "log", "actions"] {
+            assert_eq!(after[field], g[field], "{db}: {field}");
+        }
+        // The snapshot said to come one action earlier than it does: the replay up to there is
+        // another position, and the game is refused rather than served wrong.
+        st.db
+            .write(vec![muster_server::db::Stmt::new(
+                "UPDATE games SET snapshot_at = snapshot_at - 1 WHERE id = $1",
+                vec![id.as_str().into()],
+            )])
+            .await
+            .unwrap();
+        let fresh = Client::new(server(&db).await).await;
+        assert_eq!(fresh.post("/api/login", login).await.0, StatusCode::OK);
+        let (status, v) = fresh.get(&path).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{db}: {v}");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("does not match"),
+            "{v}"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_games_and_bad_creations_are_clear_errors() {
     let addr = server(&databases().await[0]).await;
