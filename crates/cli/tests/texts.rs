@@ -205,3 +205,220 @@ fn dump_texts_when_asked() {
         }
     }
 }
+
+/// The terminal boards of the region games (From Boston to Concord, Bunker Hill) name regions
+/// and counters by name, list the regions nobody holds, give a legend, and list the
+/// neighbours of the region a move is being decided in (issue 17).
+#[test]
+fn terminal_boards_of_region_games_name_regions_and_show_neighbours() {
+    for (game, scenario) in [("concord", "standard"), ("bunker-hill", "standard")] {
+        let (_, seen) = play_random(game, scenario, 4, 1_500);
+        let ids = internal_ids(&seen);
+        let boards: Vec<&String> = seen
+            .texts
+            .iter()
+            .filter(|(w, _)| w.ends_with("board"))
+            .map(|(_, t)| t)
+            .collect();
+        assert!(!boards.is_empty());
+        for b in &boards {
+            for id in &ids {
+                assert!(!names_id(b, id), "{game}: the board names {id:?}:\n{b}");
+            }
+            assert!(b.contains("Legend:"), "{game}:\n{b}");
+            assert!(b.contains("Empty: "), "{game}:\n{b}");
+        }
+    }
+    // A move in progress: the board lists where the group can go.
+    let reg = registry();
+    let mut m = reg
+        .new_match("concord", "standard", &Options::new(), 1)
+        .unwrap();
+    let mut dice = Dice::from_seed(9);
+    let mut found = false;
+    for _ in 0..3_000 {
+        let Some(side) = m.to_act() else { break };
+        let legal = m.legal();
+        let board = m.render_text(Some(&side)).unwrap();
+        if m.prompt().text.contains("where the group goes") {
+            assert!(board.contains("Next to "), "{board}");
+            found = true;
+            break;
+        }
+        // Prefer starting a move, then picking a unit, to reach a group's move.
+        let pick = legal
+            .iter()
+            .position(|l| l.action.starts_with("move ") || l.action.starts_with("pick "))
+            .unwrap_or(dice.below(legal.len() as u32) as usize);
+        m.act(Some(&side), &legal[pick].action).unwrap();
+    }
+    assert!(found, "no move was reached");
+}
+
+/// The log of a group move is one line naming the whole group, with no line per counter
+/// picked and no context-free "Done" (From Boston to Concord, 6.4).
+#[test]
+fn a_concord_group_move_is_one_log_line_naming_the_group() {
+    let reg = registry();
+    let mut m = reg
+        .new_match("concord", "standard", &Options::new(), 1)
+        .unwrap();
+    // Play until the British start a Move action out of Boston, then pick every unit there.
+    let mut dice = Dice::from_seed(3);
+    for _ in 0..500 {
+        let side = m.to_act().unwrap();
+        let legal = m.legal();
+        if side == "british"
+            && let Some(mv) = legal.iter().find(|l| l.action == "move boston")
+        {
+            m.act(Some(&side), &mv.action.clone()).unwrap();
+            break;
+        }
+        let pick = dice.below(legal.len() as u32) as usize;
+        m.act(Some(&side), &legal[pick].action).unwrap();
+    }
+    let before = m.log(Some("british")).unwrap().len();
+    let mut picked = 0;
+    while let Some(p) = m
+        .legal()
+        .into_iter()
+        .find(|l| l.action.starts_with("pick "))
+    {
+        m.act(Some("british"), &p.action).unwrap();
+        picked += 1;
+    }
+    assert!(picked >= 3, "the British pick their group ({picked})");
+    assert_eq!(
+        m.log(Some("british")).unwrap().len(),
+        before,
+        "picking units writes no log line"
+    );
+    let to = m
+        .legal()
+        .into_iter()
+        .find(|l| l.action.starts_with("to "))
+        .expect("the group can go somewhere");
+    m.act(Some("british"), &to.action).unwrap();
+    let log = m.log(None).unwrap();
+    let lines: Vec<&LogEntry> = log[before..].iter().collect();
+    let march = lines
+        .iter()
+        .find(|e| e.text.starts_with("British: ") && e.text.contains(" from Boston to "))
+        .unwrap_or_else(|| panic!("a march line: {lines:?}"));
+    assert_eq!(march.section, "6.4");
+    assert!(
+        march.text.contains(&format!("{} Regulars", picked - 2)) || march.text.contains("Regulars"),
+        "{}",
+        march.text
+    );
+    assert!(
+        march.text.contains(" and "),
+        "the group is listed: {}",
+        march.text
+    );
+    for e in m.log(None).unwrap() {
+        assert!(!e.text.ends_with(": Done"), "{}", e.text);
+        assert!(!e.text.contains(": Choose "), "{}", e.text);
+    }
+}
+
+/// What Gather Intelligence shows (6.14) is in the log of the side that looked, with the
+/// cards' contents, and in nobody else's.
+#[test]
+fn gather_intelligence_is_logged_only_for_the_side_that_looked() {
+    let reg = registry();
+    let mut checked = 0;
+    for seed in 1..40u64 {
+        let mut m = reg
+            .new_match("concord", "standard", &Options::new(), seed)
+            .unwrap();
+        let mut dice = Dice::from_seed(seed);
+        let mut looked = None;
+        for _ in 0..400 {
+            let Some(side) = m.to_act() else { break };
+            let legal = m.legal();
+            if let Some(i) = legal.iter().position(|l| l.action == "intel") {
+                m.act(Some(&side), "intel").unwrap();
+                let _ = i;
+                looked = Some(side);
+                break;
+            }
+            let pick = dice.below(legal.len() as u32) as usize;
+            m.act(Some(&side), &legal[pick].action).unwrap();
+        }
+        let Some(side) = looked else { continue };
+        let other = if side == "british" {
+            "patriot"
+        } else {
+            "british"
+        };
+        let mine: Vec<String> = m
+            .log(Some(&side))
+            .unwrap()
+            .into_iter()
+            .map(|e| e.text)
+            .collect();
+        let seen = mine
+            .iter()
+            .find(|t| t.starts_with("Gather Intelligence: the next cards are card "))
+            .unwrap_or_else(|| panic!("{side} reads what it saw: {mine:?}"));
+        assert!(
+            seen.contains("actions") && seen.contains("hash mark"),
+            "{seen}"
+        );
+        for viewer in [Some(other), None] {
+            let theirs = m.log(viewer).unwrap();
+            assert!(
+                theirs
+                    .iter()
+                    .all(|e| !e.text.contains("the next cards are")),
+                "{viewer:?} must not read it"
+            );
+        }
+        checked += 1;
+        if checked >= 3 {
+            break;
+        }
+    }
+    assert!(checked >= 1, "no game reached Gather Intelligence");
+}
+
+/// Dice are shown as faces with the count in words, and plurals agree ("1 hit", "½ MP"),
+/// in the logs and labels of real games of every game.
+#[test]
+fn dice_are_faces_and_counts_agree_in_real_games() {
+    let faces = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
+    let mut rolls = 0;
+    for (game, scenario) in scenarios() {
+        for seed in [1u64, 2] {
+            let (_, seen) = play_random(&game, &scenario, seed, 1_500);
+            for (what, t) in seen.texts.iter().filter(|(w, _)| !w.ends_with("board")) {
+                for bad in [
+                    "1 hits",
+                    "1 Units",
+                    "1 Leaders",
+                    "0½",
+                    "1 dice",
+                    "rolls :",
+                    "1 actions",
+                    "1 hash marks",
+                    "the Patriot win",
+                    "the other player conceded",
+                ] {
+                    assert!(
+                        !t.contains(bad),
+                        "{game}/{scenario} {what}: {t:?} has {bad:?}"
+                    );
+                }
+                if t.contains(" rolls ") && t.contains(" dice") {
+                    rolls += 1;
+                    assert!(
+                        t.chars().any(|c| faces.contains(&c)),
+                        "{game}/{scenario}: a roll without its faces: {t:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(rolls > 10, "too few rolls were seen ({rolls})");
+}

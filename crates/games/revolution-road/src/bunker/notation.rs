@@ -150,7 +150,8 @@ pub fn unit_name(_g: &Bunker, s: &State, u: u8) -> String {
     }
 }
 
-fn rname(g: &Bunker, r: u8) -> String {
+/// A region (or the Muster Box) for people.
+pub fn rname(g: &Bunker, r: u8) -> String {
     match r {
         MUSTER => "the Muster Box".into(),
         _ => g
@@ -285,6 +286,13 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
         Event::Revealed { unit, value } => (
             "4.1",
             format!("{} is revealed: strength {value}", u(unit)),
+            true,
+        ),
+        Event::Roll {
+            side: sd, dice: 0, ..
+        } => (
+            "7.0",
+            format!("{} has no dice to roll: no hits", side(sd)),
             true,
         ),
         Event::Roll {

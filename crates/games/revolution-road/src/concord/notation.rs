@@ -466,12 +466,10 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
         ),
         Event::Roll {
             side: sd,
-            dice,
-            hits,
+            dice: 0,
             section,
-            faces,
-            need,
-        } if dice == 0 => entry(
+            ..
+        } => entry(
             section,
             format!("{} has no dice to roll: no hits", side(sd)),
             // Still the moment of the roll: undo does not go back past it.
