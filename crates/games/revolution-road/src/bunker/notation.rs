@@ -123,6 +123,15 @@ pub fn parse(g: &Bunker, s: &State, text: &str) -> Result<Action, IllegalAction>
         .ok_or_else(|| IllegalAction::not_legal(format!("{text:?} is not a legal action now")))
 }
 
+/// The verb for a counter whose name is a plural noun ("British Regulars arrive", "Patriot
+/// militia arrives").
+fn verb(s: &State, u: u8, one: &'static str, many: &'static str) -> &'static str {
+    match s.units.get(u as usize).map(|x| x.kind) {
+        Some(Kind::Regular | Kind::Marine | Kind::Minuteman) => many,
+        _ => one,
+    }
+}
+
 /// A counter for people, by what is printed on it ("British Regulars", "Patriot militia
 /// (strength 2)", "British leader Howe"), never by its id: counters of one kind are alike.
 pub fn unit_name(_g: &Bunker, s: &State, u: u8) -> String {
@@ -241,23 +250,42 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
             side: sd,
             action,
             reserve,
-        } => (
-            "5.2",
-            format!(
-                "{}{}: {}",
-                side(sd),
-                if reserve { " (Reserve Action)" } else { "" },
-                label(g, s, action)
-            ),
-            false,
-        ),
+        } => {
+            // The line goes under the section of the action taken (its label's), else 5.2.
+            let l = label(g, s, action);
+            let (text, section) = match l.rfind(" (") {
+                Some(i)
+                    if l.ends_with(')')
+                        && l[i + 2..l.len() - 1]
+                            .chars()
+                            .all(|c| c.is_ascii_digit() || c == '.') =>
+                {
+                    (l[..i].to_string(), l[i + 2..l.len() - 1].to_string())
+                }
+                _ => (l.clone(), "5.2".to_string()),
+            };
+            return LogEntry {
+                section,
+                text: format!(
+                    "{}{}: {text}",
+                    side(sd),
+                    if reserve { " (Reserve Action)" } else { "" },
+                ),
+                chance: false,
+                audience: Audience::All,
+            };
+        }
         Event::Card {
             card,
             patriot,
             british,
         } => (
             "5.1",
-            format!("Card {card}: Patriot {patriot} actions, British {british}"),
+            format!(
+                "Card {card}: Patriot {}, British {}",
+                number(patriot as usize, "action", "actions"),
+                number(british as usize, "action", "actions")
+            ),
             true,
         ),
         Event::First { side: sd, die } => (
@@ -282,7 +310,11 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
             ),
             true,
         ),
-        Event::Arrived { unit } => ("12.1", format!("{} arrives", u(unit)), false),
+        Event::Arrived { unit } => (
+            "12.1",
+            format!("{} {}", u(unit), verb(s, unit, "arrives", "arrive")),
+            false,
+        ),
         Event::Revealed { unit, value } => (
             "4.1",
             format!("{} is revealed: strength {value}", u(unit)),
@@ -323,9 +355,26 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
             ),
             true,
         ),
-        Event::Flipped { unit } => ("7.0", format!("{} is flipped", u(unit)), false),
-        Event::Removed { unit } => ("7.0", format!("{} is eliminated", u(unit)), false),
-        Event::Moved { unit, to } => ("6.5", format!("{} to {}", u(unit), r(to)), false),
+        Event::Flipped { unit } => (
+            "7.0",
+            format!("{} {} flipped", u(unit), verb(s, unit, "is", "are")),
+            false,
+        ),
+        Event::Removed { unit } => (
+            "7.0",
+            format!("{} {} eliminated", u(unit), verb(s, unit, "is", "are")),
+            false,
+        ),
+        Event::Moved { unit, to } => (
+            "6.5",
+            format!(
+                "{} {} to {}",
+                u(unit),
+                verb(s, unit, "moves", "move"),
+                r(to)
+            ),
+            false,
+        ),
         Event::Courage {
             unit,
             die,
