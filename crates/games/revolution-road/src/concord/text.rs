@@ -191,7 +191,8 @@ fn pending(g: &Concord, s: &State, out: &mut String) {
             let (wanting, escorts) = g.escort_needs(s);
             let _ = writeln!(
                 out,
-                "7.1.2 retreat: {escorts} escorts for: {}; escorted so far: {}",
+                "7.1.2 retreat: {} for: {}; escorted so far: {}",
+                muster_core::words::number(escorts as usize, "escort", "escorts"),
                 names(wanting),
                 names(picked)
             );
