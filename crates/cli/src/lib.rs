@@ -1,6 +1,7 @@
 //! The pieces of the `muster` command that tests and other front ends reuse: the registry of
 //! every game, and the engine protocol (`docs/protocol.md`).
 
+pub mod choices;
 pub mod engine;
 pub mod loadtest;
 

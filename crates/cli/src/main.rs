@@ -1,7 +1,7 @@
 //! `muster`: the engine protocol, terminal play, benchmarks and data checks.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use muster_cli::engine::{Engine, outcome_json};
+use muster_cli::engine::Engine;
 use muster_core::{Dice, Match, Options, Record};
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
@@ -544,17 +544,20 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
     let mut lines = stdin.lock().lines();
     let mut shown = 0usize;
     let mut show_board = true;
+    // The prompt and the choices are listed again only after a decision (or on request):
+    // a refused input gets one line, so the board does not scroll away.
+    let mut show_choices = true;
     loop {
         let log = game.log(Some(&me)).map_err(|e| e.message)?;
         for e in &log[shown.min(log.len())..] {
             say!("  [§{}] {}", e.section, e.text);
         }
         shown = log.len();
-        if game.outcome().is_some() {
+        if let Some(outcome) = game.outcome() {
             say!("{}", game.render_text(Some(&me)).map_err(|e| e.message)?);
             say!(
-                "Game over: {}",
-                outcome_json(game.as_ref())["reason"].as_str().unwrap_or("")
+                "{}",
+                game_over_line(&outcome, &sides, &me, vs == Opponent::Human)
             );
             return Ok(());
         }
@@ -578,13 +581,16 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
             );
             show_board = false;
         }
-        let prompt = game.prompt();
-        say!("{} to act — §{}: {}", to_act, prompt.section, prompt.text);
         let legal = game.legal();
-        for (i, l) in legal.iter().enumerate() {
-            say!("  {:>3}. {:<22} {}", i + 1, l.action, l.label);
+        if show_choices {
+            let prompt = game.prompt();
+            say!("{} to act — §{}: {}", to_act, prompt.section, prompt.text);
+            for line in muster_cli::choices::list(&legal, None) {
+                say!("{line}");
+            }
+            say!("Enter a number, an action or the start of one to list those choices; ? = help.");
+            show_choices = false;
         }
-        say!("Enter a number or an action; u = undo, b = board, s FILE = save record, q = quit.");
         let mut stdout = std::io::stdout();
         if write!(stdout, "> ").and_then(|_| stdout.flush()).is_err() {
             return Ok(());
@@ -596,8 +602,19 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
         let result = match input {
             "" => continue,
             "q" | "quit" => return Ok(()),
+            "?" | "h" | "help" => {
+                for line in HELP {
+                    say!("{line}");
+                }
+                continue;
+            }
+            "l" | "list" => {
+                show_choices = true;
+                continue;
+            }
             "b" | "board" => {
                 show_board = true;
+                show_choices = true;
                 continue;
             }
             "u" | "undo" => game.undo(Some(&to_act)).map(|_| Vec::new()),
@@ -619,13 +636,26 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
                     say!("Choose 1 to {}.", legal.len());
                     continue;
                 }
-                Err(_) => game.act(Some(&to_act), input),
+                Err(_) if legal.iter().any(|l| l.action == input) => game.act(Some(&to_act), input),
+                Err(_) => {
+                    // The start of an action (or words of its label): the matching choices.
+                    let found = muster_cli::choices::list(&legal, Some(input));
+                    if found.is_empty() {
+                        game.act(Some(&to_act), input)
+                    } else {
+                        for line in found {
+                            say!("{line}");
+                        }
+                        continue;
+                    }
+                }
             },
         };
         match result {
             Ok(_) => {
                 save(&args, game.as_ref())?;
                 show_board = true;
+                show_choices = true;
             }
             Err(e) => say!(
                 "Refused ({}): {}",
@@ -634,6 +664,54 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
             ),
         }
     }
+}
+
+/// What `?` prints in `muster play`.
+const HELP: [&str; 9] = [
+    "Commands:",
+    "  NUMBER        take that choice (the numbers of the last list)",
+    "  ACTION        take an action by its notation, e.g. \"move D5\"",
+    "  WORDS         list the choices whose action starts with, or whose label holds, WORDS",
+    "  l, list       list every choice again        b, board   show the board",
+    "  u, undo       take back your last decision   s FILE     save the record to FILE",
+    "  ?, h, help    this help                      q, quit    stop (use --save to keep the game)",
+    "Undo goes back only over your own decisions since the last die roll, reveal or",
+    "hand-over to the other side.",
+];
+
+/// "Game over: the American side wins (you). <reason>", naming the winner in every game.
+fn game_over_line(
+    outcome: &muster_core::Outcome,
+    sides: &[String],
+    me: &str,
+    hot_seat: bool,
+) -> String {
+    let title = |s: &str| {
+        let mut c = s.chars();
+        c.next()
+            .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+            .unwrap_or_default()
+    };
+    let who = match outcome.winner.and_then(|w| sides.get(w as usize)) {
+        Some(w) if hot_seat => format!("the {} side wins", title(w)),
+        Some(w) if w == me => format!("the {} side wins — you win", title(w)),
+        Some(w) => format!("the {} side wins — you lose", title(w)),
+        None => "nobody wins".to_string(),
+    };
+    let vp = if outcome.vp.iter().any(|&v| v != 0) {
+        format!(
+            " (VP {})",
+            sides
+                .iter()
+                .zip(&outcome.vp)
+                .map(|(s, v)| format!("{} {v}", title(s)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    } else {
+        String::new()
+    };
+    format!("Game over: {who}{vp}. {}", outcome.reason)
 }
 
 /// With --resume, the game named and any --scenario, --seed or --option given must be the

@@ -21,6 +21,7 @@ pub mod record;
 pub mod registry;
 pub mod session;
 pub mod testkit;
+pub mod words;
 
 pub use dice::Dice;
 pub use error::{Error, ErrorKind};

@@ -590,9 +590,10 @@ async function newGamePage() {
 // The log: plain words with rule sections, dice shown, filterable.
 
 function diceText(text) {
-  // Dice numbers after "roll", "rolls" or "rolled" are drawn as dice faces.
+  // Dice numbers after "roll", "rolls" or "rolled" are drawn as dice faces; a number of dice
+  // ("rolls 3 dice: ⚄ ⚅ ⚀", the games' own faces) is a count, not a roll.
   const out = [];
-  const re = /(\brolls?|\brolled)(\s+)(\d)\b(?:(\s+and\s+)(\d)\b)?/gi;
+  const re = /(\brolls?|\brolled)(\s+)(\d)\b(?!\s+(?:dice|die|battle)\b)(?:(\s+and\s+)(\d)\b)?/gi;
   let last = 0;
   let m;
   while ((m = re.exec(text))) {

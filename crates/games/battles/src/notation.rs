@@ -8,6 +8,7 @@ use crate::movement::{budget, reach};
 use crate::state::{EndReason, Phase, State};
 use muster_core::game::{Audience, IllegalAction, IllegalKind, LogEntry};
 use muster_core::hex::Hex;
+use muster_core::words::face;
 
 fn id(s: &State, u: u8) -> &str {
     s.units.get(u as usize).map_or("?", |x| x.id.as_str())
@@ -113,10 +114,10 @@ pub fn unit_text(sc: &Scenario, s: &State, u: u8) -> String {
 }
 
 fn half_mp(halves: u8) -> String {
-    if halves % 2 == 0 {
-        format!("{} MP", halves / 2)
-    } else {
-        format!("{}½ MP", halves / 2)
+    match (halves / 2, halves % 2) {
+        (n, 0) => format!("{n} MP"),
+        (0, _) => "½ MP".to_string(),
+        (n, _) => format!("{n}½ MP"),
     }
 }
 
@@ -222,8 +223,9 @@ pub fn describe(sc: &Scenario, _s: &State, e: &Event) -> LogEntry {
         } => entry(
             "9.3",
             format!(
-                "Rally of {}: rolled {roll}, {}.",
+                "Rally of {}: rolled {}, {}.",
                 name(*unit),
+                face(*roll),
                 if *success {
                     "back to full strength; it may not move this turn"
                 } else {
@@ -273,8 +275,9 @@ pub fn describe(sc: &Scenario, _s: &State, e: &Event) -> LogEntry {
         } => entry(
             "8.2",
             format!(
-                "Artillery fires at {}: rolled {roll}{} → {}.",
+                "Artillery fires at {}: rolled {}{} → {}.",
                 name(*unit),
+                face(*roll),
                 if *terrain { " −1 for terrain" } else { "" },
                 match result {
                     Bombardment::NoEffect => "no effect",
@@ -332,12 +335,12 @@ pub fn describe(sc: &Scenario, _s: &State, e: &Event) -> LogEntry {
             entry(
                 "6.3",
                 format!(
-                    "Combat against {}: attack {att} = {} (after the 10 CF limit), defence {def} = {}; rolls {} and {}; {a} vs {d}: {} wins{}.",
+                    "Combat against {}: attack {att} = {} (after the 10 CF limit), defence {def} = {}; the attacker rolls {}, the defender {}: {a} against {d}, {} wins{}.",
                     name(r.target),
                     r.attack_total,
                     r.defense_total,
-                    r.attack_roll,
-                    r.defense_roll,
+                    face(r.attack_roll),
+                    face(r.defense_roll),
                     if r.attacker_won {
                         "the attacker"
                     } else {

@@ -160,7 +160,7 @@ fn rule_7_1_2_the_patriot_chooses_which_militia_his_leader_escorts() {
     assert!(!l.contains(&Action::Pick(p)), "the leader is the escort");
     let board = g.render_text(&s, Viewer::Side(PATRIOT));
     assert!(
-        board.contains("7.1.2 retreat: 1 escorts for: m1 m2 m3"),
+        board.contains("7.1.2 retreat: 1 escort for: Militia 1, Militia 2, Militia 3"),
         "{board}"
     );
     check_agreement(&g, &s, &l);
@@ -568,7 +568,7 @@ fn rule_14_1_the_side_with_a_healthy_leader_chooses_to_reroll_a_miss() {
     assert_eq!(to_act(&s), Some(PATRIOT));
     assert_eq!(legal(&g, &s), vec![Action::Reroll(m1), Action::KeepRoll]);
     let board = g.render_text(&s, Viewer::Side(PATRIOT));
-    assert!(board.contains("missed dice: m1"), "{board}");
+    assert!(board.contains("missed dice: Militia 1"), "{board}");
     check_agreement(&g, &s, &legal(&g, &s));
     apply(&g, &mut s, Action::Reroll(m1));
     // The re-rolled 6 is a hit the British must take.

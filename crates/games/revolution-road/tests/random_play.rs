@@ -233,7 +233,11 @@ fn log_entries_of_a_peek_go_only_to_the_peeking_side() {
         .apply(&mut s, side, muster_revolution_road::Action::Intel)
         .unwrap();
     let entries: Vec<_> = ev.iter().map(|e| g.describe(&s, e)).collect();
-    let peek = entries.iter().find(|e| e.section == "6.14").unwrap();
+    // The action itself is public (its line is 6.14 too); what was seen is the side's own.
+    let peek = entries
+        .iter()
+        .find(|e| e.section == "6.14" && e.text.contains("the next cards are"))
+        .unwrap();
     assert_eq!(peek.audience, muster_core::Audience::Side(side));
     assert_eq!(s.deck.seen_by(side).len(), 2);
     assert_eq!(s.deck.seen_by(1 - side).len(), 0);

@@ -3,8 +3,9 @@
 
 use crate::action::{Action, Event};
 use crate::data::{Data, SIDE_NAMES};
-use crate::state::{EndReason, Order, Phase, State};
+use crate::state::{EndReason, Order, Phase, SideId, State};
 use muster_core::game::{Audience, IllegalAction, IllegalKind, LogEntry};
+use muster_core::words::{count, faces, number};
 
 fn id(s: &State, a: u8) -> &str {
     s.areas.get(a as usize).map_or("?", |x| x.id.as_str())
@@ -135,14 +136,14 @@ pub fn label(d: &Data, s: &State, a: Action) -> String {
         Action::Discard(x) => format!("Discard a cube in {} (War first)", name(d, x)),
         Action::Done => "Done moving supplies".into(),
         Action::Activate(x, o) => format!(
-            "Activate {} ({} Units, {} Leaders): {}",
+            "Activate {} ({}, {}): {}",
             name(d, x),
-            s.area(x).units,
-            s.area(x).leaders,
+            number(s.area(x).units as usize, "Unit", "Units"),
+            number(s.area(x).leaders as usize, "Leader", "Leaders"),
             o.word()
         ),
-        Action::Units(n) => format!("{n} Units"),
-        Action::Leaders(n) => format!("{n} Leaders"),
+        Action::Units(n) => number(n as usize, "Unit", "Units"),
+        Action::Leaders(n) => number(n as usize, "Leader", "Leaders"),
         Action::EndMarch => "End the march".into(),
         Action::Pass => "Pass".into(),
         Action::Accept => "Accept battle".into(),
@@ -154,15 +155,31 @@ pub fn label(d: &Data, s: &State, a: Action) -> String {
         ),
         Action::Triumvirate => "Take the Triumvirate of Reputation marker".into(),
         Action::NoRequest => "No reinforcements this turn".into(),
-        Action::Concede => "Concede the game".into(),
+        Action::Concede => "Concede the game (13.4)".into(),
     }
 }
 
-fn rolls(r: &[u8]) -> String {
-    r.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// "1 Unit and 2 Leaders", leaving out what is none ("2 Units"), or "no Units".
+fn force(units: u8, leaders: u8) -> String {
+    match (units, leaders) {
+        (u, 0) => count(u as usize, "Unit", "Units"),
+        (0, l) => count(l as usize, "Leader", "Leaders"),
+        (u, l) => format!(
+            "{} and {}",
+            number(u as usize, "Unit", "Units"),
+            number(l as usize, "Leader", "Leaders")
+        ),
+    }
+}
+
+/// " carrying 2 Food and 1 War", or nothing when nothing is carried.
+fn carrying(food: u8, war: u8) -> String {
+    match (food, war) {
+        (0, 0) => String::new(),
+        (f, 0) => format!(" carrying {f} Food"),
+        (0, w) => format!(" carrying {w} War"),
+        (f, w) => format!(" carrying {f} Food and {w} War"),
+    }
 }
 
 /// A log entry for an event.
@@ -191,17 +208,19 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
         } => entry(
             "5.7",
             format!(
-                "Crown reinforcements (marker {}) arrive in Nova Scotia: {units} Units, {leaders} Leaders.",
+                "Crown reinforcements (marker {}) arrive in Nova Scotia: {}.",
                 d.crown_markers
                     .get(*marker as usize)
-                    .map_or("?", |m| m.id.as_str())
+                    .map_or("?", |m| m.id.as_str()),
+                force(*units, *leaders)
             ),
             false,
         ),
         Event::TriumvirsArrive { removed, placed } => entry(
             "12.1",
             format!(
-                "The Triumvirate: {removed} Crown Leaders leave; {placed} arrive in Nova Scotia."
+                "The Triumvirate: {} leave; {placed} arrive in Nova Scotia.",
+                number(*removed as usize, "Crown Leader", "Crown Leaders"),
             ),
             false,
         ),
@@ -317,10 +336,12 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
                 "7.1"
             },
             format!(
-                "{} moves {units} Units and {leaders} Leaders from {} to {} carrying {food} Food and {war} War.",
+                "{} moves {} from {} to {}{}.",
                 side(*x),
+                force(*units, *leaders),
                 name(d, *from),
-                name(d, *to)
+                name(d, *to),
+                carrying(*food, *war)
             ),
             false,
         ),
@@ -338,12 +359,21 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
             eliminated,
         } => entry(
             "7.6",
-            format!(
-                "Bombardment of {}: rolls {}; {eliminated} Units eliminated.",
-                name(d, *target),
-                rolls(r)
-            ),
-            true,
+            if r.is_empty() {
+                format!(
+                    "Bombardment of {}: no dice to roll, no Units eliminated.",
+                    name(d, *target)
+                )
+            } else {
+                format!(
+                    "Bombardment of {}: the Crown rolls {}: {} → {} eliminated.",
+                    name(d, *target),
+                    number(r.len(), "die", "dice"),
+                    faces(r),
+                    count(*eliminated as usize, "Unit", "Units")
+                )
+            },
+            !r.is_empty(),
         ),
         Event::Refused {
             from,
@@ -383,14 +413,11 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
                 )
             } else {
                 format!(
-                    "{} rolls {}: {} eliminated{}.",
+                    "{} rolls {}: {} → {} eliminated{}.",
                     side(*x),
-                    rolls(r),
-                    match hits {
-                        0 => "no Units".to_string(),
-                        1 => "1 Unit".to_string(),
-                        n => format!("{n} Units"),
-                    },
+                    number(r.len(), "Battle Die", "Battle Dice"),
+                    faces(r),
+                    count(*hits as usize, "Unit", "Units"),
                     if *ignored {
                         " (the first hit ignored: Dug-In)"
                     } else {
@@ -426,8 +453,9 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
                 "Morale fails automatically at a Point.".into()
             } else {
                 format!(
-                    "Morale: rolls {}: {}.",
-                    rolls(r),
+                    "Morale: the defender rolls {}: {} → {}.",
+                    number(r.len(), "die", "dice"),
+                    faces(r),
                     if *passed { "passed" } else { "failed" }
                 )
             },
@@ -455,9 +483,10 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
         } => entry(
             "8.7",
             format!(
-                "The {} army at {} surrenders ({units} more Units and {leaders} Leaders eliminated).",
+                "The {} army at {} surrenders ({} more eliminated).",
                 side(*x),
-                name(d, *area)
+                name(d, *area),
+                force(*units, *leaders)
             ),
             false,
         ),
@@ -512,14 +541,24 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
         Event::Disbanded { area, units, food } => entry(
             "10.1",
             format!(
-                "{units} Units go home from {} ({food} Food lost).",
+                "{} {} home from {} ({food} Food lost).",
+                number(*units as usize, "Unit", "Units"),
+                if *units == 1 { "goes" } else { "go" },
                 name(d, *area)
             ),
             false,
         ),
         Event::MarkersReturned { to_cup, to_box } => entry(
             "10.1",
-            format!("{to_cup} reinforcement markers return to the cup, {to_box} to the box."),
+            format!(
+                "{} {} to the cup, {to_box} to the box.",
+                number(
+                    *to_cup as usize,
+                    "reinforcement marker",
+                    "reinforcement markers"
+                ),
+                if *to_cup == 1 { "returns" } else { "return" }
+            ),
             false,
         ),
         Event::Drew { city, placed, .. } => entry(
@@ -552,7 +591,7 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
                     Some(w) => format!("The {} player wins:", side(*w)),
                     None => "Both players lose:".into(),
                 },
-                reason_text(*reason)
+                reason_text(*reason, *winner)
             ),
             false,
         ),
@@ -571,7 +610,17 @@ pub fn reason_section(r: EndReason) -> &'static str {
     }
 }
 
-pub fn reason_text(r: EndReason) -> &'static str {
+/// Why the game ended, for everybody: a concession names the side that conceded.
+pub fn reason_text(r: EndReason, winner: Option<SideId>) -> String {
+    if r == EndReason::Concession {
+        return match winner {
+            Some(w) => format!(
+                "the {} player conceded (§13.4).",
+                SIDE_NAMES[w.other().0 as usize & 1]
+            ),
+            None => "a player conceded (§13.4).".into(),
+        };
+    }
     match r {
         EndReason::NoLeaders => "the other side has no Leader left on the map (§2.2).",
         EndReason::Treaty => "the Support Marker reached the Treaty of Alliance (§11.2).",
@@ -584,6 +633,7 @@ pub fn reason_text(r: EndReason) -> &'static str {
         EndReason::HudsonLine => "the Crown holds the Hudson line at Turn End (§13.2).",
         EndReason::VictoryCities => "the Crown holds the Victory Cities it must (§13.2).",
         EndReason::Draw => "the last turn ended with no victory (§13.3).",
-        EndReason::Concession => "the other player conceded (§13.4).",
+        EndReason::Concession => "a player conceded (§13.4).",
     }
+    .to_string()
 }

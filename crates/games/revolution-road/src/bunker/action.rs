@@ -118,6 +118,11 @@ pub enum Event {
         dice: u8,
         hits: u8,
         need: u8,
+        /// The faces of the dice that hit on `need`.
+        faces: muster_core::words::Faces,
+        /// The faces of the dice that hit only on a 6 (11.2's extra dice, 8.0's lacking
+        /// ammunition).
+        sixes: muster_core::words::Faces,
     },
     Flipped {
         unit: u8,

@@ -8,6 +8,7 @@ use super::action::{Action, Event};
 use super::data::{ModKind, RegionKind};
 use super::sequence::{Actions, Board, Ev};
 use super::state::*;
+use muster_core::words::Faces;
 
 impl Bunker {
     // ----- shared -----
@@ -139,13 +140,18 @@ impl Bunker {
 
     fn roll(&self, s: &mut State, side: u8, n: u8, m: u8, need: u8, ev: &mut Ev) -> u8 {
         let mut hits = 0;
+        let (mut faces, mut sixes) = (Faces::default(), Faces::default());
         for _ in 0..n {
-            if s.dice.d6() >= need {
+            let d = s.dice.d6();
+            faces.push(d);
+            if d >= need {
                 hits += 1;
             }
         }
         for _ in 0..m {
-            if s.dice.d6() >= 6 {
+            let d = s.dice.d6();
+            sixes.push(d);
+            if d >= 6 {
                 hits += 1;
             }
         }
@@ -154,6 +160,8 @@ impl Bunker {
             dice: n + m,
             hits,
             need,
+            faces,
+            sixes,
         });
         hits
     }

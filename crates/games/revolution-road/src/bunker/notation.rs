@@ -4,9 +4,10 @@
 use super::Bunker;
 use super::action::{Action, Event};
 use super::sequence::{Actions, to_act};
-use super::solitaire::{OBJECTIVES, TARGETS};
+use super::solitaire::{FOCUS_NAMES, OBJECTIVES, TARGET_NAMES, TARGETS};
 use super::state::*;
 use muster_core::game::{IllegalAction, IllegalKind};
+use muster_core::words::{count, face, number};
 use muster_core::{Audience, LogEntry};
 
 const BOXES: [&str; 3] = ["mystic", "harbour", "charles"];
@@ -122,11 +123,21 @@ pub fn parse(g: &Bunker, s: &State, text: &str) -> Result<Action, IllegalAction>
         .ok_or_else(|| IllegalAction::not_legal(format!("{text:?} is not a legal action now")))
 }
 
-pub fn unit_name(g: &Bunker, s: &State, u: u8) -> String {
+/// The verb for a counter whose name is a plural noun ("British Regulars arrive", "Patriot
+/// militia arrives").
+fn verb(s: &State, u: u8, one: &'static str, many: &'static str) -> &'static str {
+    match s.units.get(u as usize).map(|x| x.kind) {
+        Some(Kind::Regular | Kind::Marine | Kind::Minuteman) => many,
+        _ => one,
+    }
+}
+
+/// A counter for people, by what is printed on it ("British Regulars", "Patriot militia
+/// (strength 2)", "British leader Howe"), never by its id: counters of one kind are alike.
+pub fn unit_name(_g: &Bunker, s: &State, u: u8) -> String {
     let Some(x) = s.units.get(u as usize) else {
         return "?".into();
     };
-    let id = g.unit_id(s, u);
     let side = SIDE_NAMES[x.side as usize & 1];
     match x.kind {
         Kind::Leader => format!(
@@ -134,10 +145,10 @@ pub fn unit_name(g: &Bunker, s: &State, u: u8) -> String {
             LEADERS.get(x.value as usize).map_or("?", |l| l.1)
         ),
         Kind::Battery => "the Copp's Hill Battery".into(),
-        Kind::Militia if !x.has(HIDDEN) => format!("{side} militia {id} (strength {})", x.value),
-        Kind::Militia => format!("{side} militia {id} (strength unknown)"),
+        Kind::Militia if !x.has(HIDDEN) => format!("{side} militia (strength {})", x.value),
+        Kind::Militia => format!("{side} militia (strength unknown)"),
         k => format!(
-            "{side} {} {id}",
+            "{side} {}",
             match k {
                 Kind::Regular => "Regulars",
                 Kind::Marine => "Marines",
@@ -148,7 +159,8 @@ pub fn unit_name(g: &Bunker, s: &State, u: u8) -> String {
     }
 }
 
-fn rname(g: &Bunker, r: u8) -> String {
+/// A region (or the Muster Box) for people.
+pub fn rname(g: &Bunker, r: u8) -> String {
     match r {
         MUSTER => "the Muster Box".into(),
         _ => g
@@ -174,9 +186,12 @@ pub fn label(g: &Bunker, s: &State, a: Action) -> String {
         }
         Action::Objective(0) => "Roll for the British objective (12.3)".into(),
         Action::Objective(o) => format!("Objective: {} (12.3)", OBJECTIVES[o as usize % 9]),
-        Action::Target(k) => format!("Objective target: {} (12.3)", TARGETS[k as usize % 5]),
+        Action::Target(k) => format!("Objective target: {} (12.3)", TARGET_NAMES[k as usize % 5]),
         Action::Zone(z) => format!("Landing Zone {z}"),
-        Action::Focus(f) => format!("Defence focus {f} (12.4)"),
+        Action::Focus(f) => format!(
+            "Defence focus: {} (12.4)",
+            FOCUS_NAMES.get(f as usize).copied().unwrap_or("?")
+        ),
         Action::PanicAt(x) => format!("Militia in {} check for panic (9.1)", r(x)),
         Action::Yield => "Pass: the opponent must take the next action (5.2)".into(),
         Action::Pass => "Spend an action doing nothing (6.12)".into(),
@@ -235,23 +250,42 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
             side: sd,
             action,
             reserve,
-        } => (
-            "5.2",
-            format!(
-                "{}{}: {}",
-                side(sd),
-                if reserve { " (Reserve Action)" } else { "" },
-                label(g, s, action)
-            ),
-            false,
-        ),
+        } => {
+            // The line goes under the section of the action taken (its label's), else 5.2.
+            let l = label(g, s, action);
+            let (text, section) = match l.rfind(" (") {
+                Some(i)
+                    if l.ends_with(')')
+                        && l[i + 2..l.len() - 1]
+                            .chars()
+                            .all(|c| c.is_ascii_digit() || c == '.') =>
+                {
+                    (l[..i].to_string(), l[i + 2..l.len() - 1].to_string())
+                }
+                _ => (l.clone(), "5.2".to_string()),
+            };
+            return LogEntry {
+                section,
+                text: format!(
+                    "{}{}: {text}",
+                    side(sd),
+                    if reserve { " (Reserve Action)" } else { "" },
+                ),
+                chance: false,
+                audience: Audience::All,
+            };
+        }
         Event::Card {
             card,
             patriot,
             british,
         } => (
             "5.1",
-            format!("Card {card}: Patriot {patriot} actions, British {british}"),
+            format!(
+                "Card {card}: Patriot {}, British {}",
+                number(patriot as usize, "action", "actions"),
+                number(british as usize, "action", "actions")
+            ),
             true,
         ),
         Event::First { side: sd, die } => (
@@ -259,14 +293,15 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
             if die == 0 {
                 format!("{} acts first (more actions)", side(sd))
             } else {
-                format!("Die {die}: {} acts first", side(sd))
+                format!("Die {}: {} acts first", face(die), side(sd))
             },
             die > 0,
         ),
         Event::AmmoRoll { die, arrived } => (
             "4.3",
             format!(
-                "Ammunition roll {die} plus the turn: {}",
+                "Ammunition roll {} plus the turn: {}",
+                face(die),
                 if arrived {
                     "the right ammunition arrives"
                 } else {
@@ -275,10 +310,21 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
             ),
             true,
         ),
-        Event::Arrived { unit } => ("12.1", format!("{} arrives", u(unit)), false),
+        Event::Arrived { unit } => (
+            "12.1",
+            format!("{} {}", u(unit), verb(s, unit, "arrives", "arrive")),
+            false,
+        ),
         Event::Revealed { unit, value } => (
             "4.1",
             format!("{} is revealed: strength {value}", u(unit)),
+            true,
+        ),
+        Event::Roll {
+            side: sd, dice: 0, ..
+        } => (
+            "7.0",
+            format!("{} has no dice to roll: no hits", side(sd)),
             true,
         ),
         Event::Roll {
@@ -286,17 +332,49 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
             dice,
             hits,
             need,
+            faces,
+            sixes,
         } => (
             "7.0",
             format!(
-                "{} rolls {dice} dice hitting on {need}+: {hits} hits",
-                side(sd)
+                "{} rolls {} (hits on {}): {}{} → {}",
+                side(sd),
+                number(dice as usize, "die", "dice"),
+                if need >= 6 {
+                    "6".to_string()
+                } else {
+                    format!("{need}-6")
+                },
+                faces,
+                if sixes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" and, hitting on 6 only, {sixes}")
+                },
+                count(hits as usize, "hit", "hits")
             ),
             true,
         ),
-        Event::Flipped { unit } => ("7.0", format!("{} is flipped", u(unit)), false),
-        Event::Removed { unit } => ("7.0", format!("{} is eliminated", u(unit)), false),
-        Event::Moved { unit, to } => ("6.5", format!("{} to {}", u(unit), r(to)), false),
+        Event::Flipped { unit } => (
+            "7.0",
+            format!("{} {} flipped", u(unit), verb(s, unit, "is", "are")),
+            false,
+        ),
+        Event::Removed { unit } => (
+            "7.0",
+            format!("{} {} eliminated", u(unit), verb(s, unit, "is", "are")),
+            false,
+        ),
+        Event::Moved { unit, to } => (
+            "6.5",
+            format!(
+                "{} {} to {}",
+                u(unit),
+                verb(s, unit, "moves", "move"),
+                r(to)
+            ),
+            false,
+        ),
         Event::Courage {
             unit,
             die,
@@ -305,21 +383,24 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
         } => (
             "3.4",
             format!(
-                "{} courage check: die {die}, total {total}: {}",
+                "{} courage check: die {}, total {total}: {}",
                 u(unit),
+                face(die),
                 if passed { "holds" } else { "fails" }
             ),
             true,
         ),
         Event::Morale { side: sd, value } => ("9.0", format!("{} morale {value}", side(sd)), false),
         Event::Ammo { value } => ("8.0", format!("Patriot ammunition {value}"), false),
-        Event::Demoralized { side: sd } => {
-            ("9.2", format!("The {} are demoralized", side(sd)), false)
-        }
+        Event::Demoralized { side: sd } => (
+            "9.2",
+            format!("The {} are demoralized", SIDE_PEOPLE[sd as usize & 1]),
+            false,
+        ),
         Event::Ablaze { region, die } => (
             "4.6",
             if die > 0 {
-                format!("{} is ablaze (die {die})", r(region))
+                format!("{} is ablaze (die {})", r(region), face(die))
             } else {
                 format!("The fire spreads to {}", r(region))
             },
@@ -327,13 +408,13 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
         ),
         Event::NoFire { region, die } => (
             "5.3",
-            format!("{} does not catch fire (die {die})", r(region)),
+            format!("{} does not catch fire (die {})", r(region), face(die)),
             true,
         ),
         Event::Rallied { unit, die } => (
             "6.7",
             if unit == 255 {
-                format!("A rally attempt fails (die {die})")
+                format!("A rally attempt fails (die {})", face(die))
             } else {
                 format!("{} rallies", u(unit))
             },
@@ -360,7 +441,7 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
                 "British objective: {}{}",
                 OBJECTIVES[objective as usize % 9],
                 if die > 0 {
-                    format!(" (die {die})")
+                    format!(" (die {})", face(die))
                 } else {
                     String::new()
                 }
@@ -377,7 +458,7 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
                     2 => "the British objective is met, 12.4",
                     _ => "last turn",
                 },
-                side(winner)
+                SIDE_PEOPLE[winner as usize & 1]
             ),
             false,
         ),

@@ -13,6 +13,25 @@ use super::state::*;
 /// 3 Bunker Hill, 4 Charlestown Neck.
 pub const TARGETS: [&str; 5] = ["charlestown", "works", "breeds", "bunker", "neck"];
 
+/// The objective targets for people, in the order of [`TARGETS`].
+pub const TARGET_NAMES: [&str; 5] = [
+    "Charlestown",
+    "the Northern Defense Works",
+    "Breed's Hill",
+    "Bunker Hill",
+    "the Charlestown Neck",
+];
+
+/// 12.4's defence focuses 1-4, by the names the rulebook gives them (its die results 1, 2,
+/// 3-4 and 5-6).
+pub const FOCUS_NAMES: [&str; 5] = [
+    "",
+    "Charlestown Objective",
+    "Northern Defense Objective",
+    "Breed's Hill Objective",
+    "Bunker Hill Focus",
+];
+
 /// Objectives: 1-6 as listed in 12.3; 7 (Breed's Hill and the Neck) and 8 (Bunker Hill alone)
 /// are 12.4's own entries 5 and 6.
 pub const OBJECTIVES: [&str; 9] = [

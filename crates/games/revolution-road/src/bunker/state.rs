@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 pub const PATRIOT: u8 = 0;
 pub const BRITISH: u8 = 1;
 pub const SIDE_IDS: [&str; 2] = ["patriot", "british"];
-pub use crate::common::SIDE_NAMES;
+pub use crate::common::{SIDE_NAMES, SIDE_PEOPLE};
 
 pub const MAX_UNITS: usize = 80;
 /// A set of counters by index.

@@ -1,7 +1,7 @@
 //! The board as text for terminal play.
 
 use super::Bunker;
-use super::notation::unit_name;
+use super::notation::{rname as region_name, unit_name};
 use super::state::*;
 use muster_core::Viewer;
 use std::fmt::Write;
@@ -51,9 +51,10 @@ pub fn render(g: &Bunker, s: &State, _viewer: Viewer) -> String {
         }
     );
     if s.ablaze != 0 {
-        let names: Vec<&str> = bits64(s.ablaze).map(|r| g.region_id(r)).collect();
+        let names: Vec<String> = bits64(s.ablaze).map(|r| region_name(g, r)).collect();
         let _ = writeln!(o, "Ablaze: {}", names.join(", "));
     }
+    let mut empty: Vec<String> = Vec::new();
     let mut places: Vec<u8> = (0..g.data.map.n() as u8).collect();
     places.push(MUSTER);
     for r in places {
@@ -87,10 +88,39 @@ pub fn render(g: &Bunker, s: &State, _viewer: Viewer) -> String {
             })
             .collect();
         if here.is_empty() {
+            if r != MUSTER {
+                empty.push(region_name(g, r));
+            }
             continue;
         }
-        let _ = writeln!(o, "{}: {}", g.region_id(r), here.join("; "));
+        let _ = writeln!(o, "{}: {}", region_name(g, r), here.join("; "));
     }
+    if !empty.is_empty() {
+        let _ = writeln!(o, "Empty: {}", empty.join(", "));
+    }
+    if let Some(r) = selected(s)
+        && (r as usize) < g.data.map.regions.len()
+    {
+        let adj = g.data.map.regions[r as usize].adj;
+        let next: Vec<String> = bits64(adj).map(|t| region_name(g, t)).collect();
+        let _ = writeln!(o, "Next to {}: {}", region_name(g, r), next.join(", "));
+    }
+    let _ = writeln!(
+        o,
+        "Legend: [broken] [wounded] leader, [damaged] cannon, [panic], [moved], [fired], \
+         [rallied] markers; militia (strength unknown) are not yet revealed"
+    );
     let _ = writeln!(o, "{}", g.prompt(s).text);
     o
+}
+
+/// The region whose pieces are being decided about, whose neighbours the board lists.
+fn selected(s: &State) -> Option<u8> {
+    match s.phase {
+        Phase::Move { from, .. } | Phase::Volley { from, .. } => Some(from),
+        Phase::Rally { region } => Some(region),
+        Phase::Land { to, .. } => Some(to),
+        Phase::Reorg { a, .. } => Some(a),
+        _ => None,
+    }
 }

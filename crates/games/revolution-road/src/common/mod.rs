@@ -14,6 +14,9 @@ use muster_core::{IllegalAction, IllegalKind, Side};
 /// Both games' sides: 0 the Patriot, 1 the British.
 pub const SIDE_NAMES: [&str; 2] = ["Patriot", "British"];
 
+/// The sides as a people, for "the Patriots win", "the British are demoralized".
+pub const SIDE_PEOPLE: [&str; 2] = ["Patriots", "British"];
+
 /// Refuses a decision when the game is over (`to_act` is `None`) or when it is not `side`'s.
 pub fn check_turn(to_act: Option<Side>, side: Side) -> Result<(), IllegalAction> {
     let Some(to_act) = to_act else {

@@ -97,10 +97,22 @@ pub enum Event {
         action: Action,
         reserve: bool,
     },
-    /// A decision inside an action.
+    /// A decision inside an action, with the phase it was taken in and the units it
+    /// concerns (the units chosen, when it ends a choice; else 0). Choices that only build a
+    /// group (picking a unit to move or to fight) are not logged on their own: the line that
+    /// ends the choice names the whole group.
     Step {
         side: u8,
         action: Action,
+        phase: super::state::Phase,
+        group: super::state::Units,
+    },
+    /// 6.4: a group moved one region (one line for the whole group).
+    Marched {
+        side: u8,
+        group: super::state::Units,
+        from: u8,
+        to: u8,
     },
     TurnStart {
         turn: u8,
@@ -124,6 +136,11 @@ pub enum Event {
         dice: u8,
         hits: u8,
         section: &'static str,
+        /// The faces rolled.
+        faces: muster_core::words::Faces,
+        /// What a die needs to hit: 6 for every roll but combat's, where each unit hits on its
+        /// own number (0: more than one number in the roll).
+        need: u8,
     },
     /// A single die with its result.
     Die {

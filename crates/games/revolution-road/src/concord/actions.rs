@@ -40,8 +40,11 @@ impl Concord {
             .fold(0, |m, (i, _)| m | bit(i));
         let dice = targets.count_ones() as u8;
         let mut hits = 0;
+        let mut faces = muster_core::words::Faces::default();
         for _ in 0..dice {
-            if s.dice.d6() == 6 {
+            let d = s.dice.d6();
+            faces.push(d);
+            if d == 6 {
                 hits += 1;
             }
         }
@@ -50,6 +53,8 @@ impl Concord {
             dice,
             hits,
             section: "6.7",
+            faces,
+            need: 6,
         });
         s.sniped |= 1u64 << r;
         s.battle = Battle {

@@ -895,8 +895,11 @@ impl Concord {
             retreated
         };
         let mut hits = 0;
+        let mut faces = muster_core::words::Faces::default();
         for _ in 0..dice {
-            if s.dice.d6() == 6 {
+            let d = s.dice.d6();
+            faces.push(d);
+            if d == 6 {
                 hits += 1;
             }
         }
@@ -905,6 +908,8 @@ impl Concord {
             dice,
             hits,
             section: "7.1.3",
+            faces,
+            need: 6,
         });
         for u in members(b.attackers) {
             if matches!(s.units[u as usize].at, Loc::At(_)) {

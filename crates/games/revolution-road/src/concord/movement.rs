@@ -384,6 +384,12 @@ impl Concord {
         for u in members(group) {
             s.units[u as usize].at = Loc::At(t);
         }
+        ev.push(Event::Marched {
+            side: s.mover,
+            group,
+            from: at_r,
+            to: t,
+        });
         s.phase = Phase::Move {
             from,
             group,

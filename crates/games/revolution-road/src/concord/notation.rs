@@ -6,6 +6,7 @@ use super::action::{Action, Event};
 use super::sequence::Actions;
 use super::state::*;
 use muster_core::game::{Audience, IllegalAction, IllegalKind, LogEntry};
+use muster_core::words::{and_list, count, face, number};
 
 const VERBS: [&str; 41] = [
     "reserve",
@@ -121,6 +122,11 @@ pub fn parse(g: &Concord, s: &State, text: &str) -> Result<Action, IllegalAction
 }
 
 pub fn label(g: &Concord, s: &State, a: Action) -> String {
+    label_in(g, s, s.phase, a)
+}
+
+/// The label of an action decided in `phase` (the state may be the one after it).
+fn label_in(g: &Concord, s: &State, phase: Phase, a: Action) -> String {
     let r = |x: u8| g.data.map.name(x).to_string();
     let u = |x: u8| {
         g.setup(s)
@@ -142,25 +148,25 @@ pub fn label(g: &Concord, s: &State, a: Action) -> String {
         Action::Search(x) => format!("Search / capture in {} (6.9)", r(x)),
         Action::Escape(x) => format!("Escape attempt for {} (6.10)", u(x)),
         Action::Hinder(m, x) => format!(
-            "Place Hinder {} in {} (6.11)",
-            HINDER_NAMES[m as usize % 3],
+            "Place the Hinder {} marker in {} (6.11)",
+            HINDER_TITLES[m as usize % 3],
             r(x)
         ),
         Action::Unhinder(m) => format!(
             "Remove the Hinder {} marker (6.11)",
-            HINDER_NAMES[m as usize % 3]
+            HINDER_TITLES[m as usize % 3]
         ),
         Action::CallToArms => "Call to Arms (6.12)".into(),
         Action::Plan => "Plan: gain a reserve action (6.13)".into(),
         Action::Intel => "Gather Intelligence: look at the top two cards (6.14)".into(),
         Action::Pass => "Pass (6.15)".into(),
-        Action::Pick(x) if matches!(s.phase, Phase::Escort { .. }) => {
+        Action::Pick(x) if matches!(phase, Phase::Escort { .. }) => {
             format!("{} retreats with an escort (7.1.2)", u(x))
         }
-        Action::Pick(x) if matches!(s.phase, Phase::RallyLeaders { .. }) => {
+        Action::Pick(x) if matches!(phase, Phase::RallyLeaders { .. }) => {
             format!("{} performed the rally: Rally marker (6.8)", u(x))
         }
-        Action::Pick(x) if matches!(s.phase, Phase::SearchNext { .. }) => {
+        Action::Pick(x) if matches!(phase, Phase::SearchNext { .. }) => {
             format!("Draw for {} next (8.2)", u(x))
         }
         Action::Pick(x) => format!("Choose {}", u(x)),
@@ -195,12 +201,179 @@ pub fn label(g: &Concord, s: &State, a: Action) -> String {
     }
 }
 
-/// The section a decision inside an action is logged under, where it is not simply 6.0.
-fn step_section(a: Action) -> &'static str {
-    match a {
-        Action::Reroll(_) | Action::KeepRoll => "14.1",
-        _ => "6.0",
+/// The Hinder markers for people, in the order of `HINDER_NAMES` (6.11).
+const HINDER_TITLES: [&str; 3] = ["Movement", "Muster", "Search"];
+
+/// Whether a decision inside an action gets a log line of its own, and the units it concerns
+/// (`None`: no line). Picking the units of a group (to move, attack, defend or retreat) gets
+/// none: the line that ends the choice, or the group's march (`Event::Marched`), names the
+/// whole group, so the log reads the same whether the counters were picked one request at a
+/// time or in one batch. `s` is the state before the decision.
+pub fn step_group(s: &State, a: Action) -> Option<Units> {
+    let b = &s.battle;
+    match (s.phase, a) {
+        (Phase::Round { .. }, _) => None,
+        (
+            Phase::Move { .. }
+            | Phase::Attackers
+            | Phase::Defenders
+            | Phase::RetreatPick
+            | Phase::AfterPick { .. }
+            | Phase::Assemble { .. },
+            Action::Pick(_),
+        ) => None,
+        // The march is logged by `Event::Marched`; stopping or ending the Move action adds
+        // nothing a reader needs.
+        (Phase::Move { .. }, Action::To(_) | Action::Stop | Action::Done) => None,
+        // The broken unit is logged by `Event::Broken`.
+        (Phase::ForcedBreak { .. } | Phase::CannonBreak { .. }, Action::Pick(_)) => None,
+        (Phase::Attackers, Action::Done) => Some(b.attackers),
+        (Phase::Defenders, Action::Done) => Some(b.defenders),
+        (Phase::RetreatPick | Phase::AfterPick { .. }, Action::Done) => Some(b.retreating),
+        (Phase::RetreatTo { .. }, _) => Some(b.retreating),
+        (Phase::Assemble { group, .. }, Action::Done) => Some(group),
+        // Ending another choice says nothing on its own.
+        (_, Action::Done) => None,
+        _ => Some(0),
     }
+}
+
+/// Units for people, alike ones counted: "7 Regulars, Smith and Pitcairn", "Militia 3".
+pub fn group_text(g: &Concord, s: &State, group: Units) -> String {
+    let roster = &g.setup(s).roster;
+    let name = |u: u8| {
+        roster
+            .get(u as usize)
+            .map_or("?".to_string(), |d| d.name.clone())
+    };
+    let kinds: [(Kind, &str, &str); 4] = [
+        (Kind::Regular, "Regulars", "Regulars"),
+        (Kind::Minuteman, "Minutemen", "Minutemen"),
+        (Kind::Militia, "militia", "militia"),
+        (Kind::Hidden, "militia", "militia"),
+    ];
+    let members = || (0..64u8).filter(move |u| group >> u & 1 == 1);
+    let mut parts: Vec<String> = Vec::new();
+    let mut counted = 0u64;
+    for (i, (kind, _, many)) in kinds.iter().enumerate() {
+        // Militia known and hidden are one count.
+        if i == 3 {
+            continue;
+        }
+        let of_kind: Vec<u8> = members()
+            .filter(|&u| {
+                s.units.get(u as usize).is_some_and(|x| {
+                    x.kind == *kind || (*kind == Kind::Militia && x.kind == Kind::Hidden)
+                })
+            })
+            .collect();
+        match of_kind.len() {
+            0 => {}
+            1 => parts.push(name(of_kind[0])),
+            n => parts.push(format!("{n} {many}")),
+        }
+        counted |= of_kind.iter().fold(0, |m, &u| m | 1u64 << u);
+    }
+    for u in members().filter(|u| counted >> u & 1 == 0) {
+        parts.push(name(u));
+    }
+    and_list(&parts)
+}
+
+/// The verb of a group: "Regulars 3 marches", "7 Regulars and Smith march".
+fn verb(group: Units, one: &str, many: &str) -> String {
+    if group.count_ones() == 1 { one } else { many }.to_string()
+}
+
+/// A label's text and the section it ends with: ("Attack in Lexington", "6.1").
+fn split_section(label: &str) -> (String, Option<String>) {
+    if let Some(open) = label.rfind(" (")
+        && label.ends_with(')')
+    {
+        let sec = &label[open + 2..label.len() - 1];
+        if !sec.is_empty() && sec.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            return (label[..open].to_string(), Some(sec.to_string()));
+        }
+    }
+    (label.to_string(), None)
+}
+
+/// The log line of a decision inside an action: who did what, under the section of the
+/// decision (the prompt's) unless the label names a closer one.
+fn step_line(
+    g: &Concord,
+    s: &State,
+    sd: u8,
+    a: Action,
+    phase: Phase,
+    group: Units,
+) -> (String, String) {
+    let who = SIDE_NAMES[sd as usize & 1];
+    let r = |x: u8| g.data.map.name(x).to_string();
+    let u = |x: u8| group_text(g, s, 1u64 << x);
+    let units = group_text(g, s, group);
+    let text = match (phase, a) {
+        (Phase::Attackers, _) => format!("{who}: {units} {}", verb(group, "attacks", "attack")),
+        (Phase::Defenders, _) if group == 0 => format!("{who}: no units defend"),
+        (Phase::Defenders, _) => format!("{who}: {units} {}", verb(group, "defends", "defend")),
+        (Phase::RetreatPick, _) if group == 0 => format!("{who}: no units retreat before combat"),
+        (Phase::RetreatPick, _) => format!(
+            "{who}: {units} {} before combat",
+            verb(group, "retreats", "retreat")
+        ),
+        (Phase::AfterPick { .. }, _) if group == 0 => {
+            format!("{who}: no units retreat after combat")
+        }
+        (Phase::AfterPick { .. }, _) => format!(
+            "{who}: {units} {} after combat",
+            verb(group, "retreats", "retreat")
+        ),
+        (Phase::RetreatTo { .. }, Action::To(t)) => format!(
+            "{who}: {units} {} to {}",
+            verb(group, "retreats", "retreat"),
+            r(t)
+        ),
+        (Phase::Assemble { to, .. }, _) => format!(
+            "{who}: {units} {} into {}",
+            verb(group, "assembles", "assemble"),
+            r(to)
+        ),
+        (Phase::Move { at, .. }, Action::Drop(x)) => {
+            format!("{who}: {} stays behind in {}", u(x), r(at))
+        }
+        (Phase::Move { .. } | Phase::Hits { .. }, Action::Hit(x)) => {
+            format!("{who}: {} takes the hit", u(x))
+        }
+        (Phase::MoveSon { unit, .. }, Action::To(t)) => {
+            format!("{who}: {} moves to {}", u(unit), r(t))
+        }
+        (Phase::SonAway { unit, .. }, Action::To(t)) => {
+            format!("{who}: {} slips away to {}", u(unit), r(t))
+        }
+        (Phase::SonAway { unit, .. }, Action::Stay) => format!("{who}: {} stays", u(unit)),
+        (Phase::Captives { unit, .. }, Action::To(t)) => {
+            format!("{who}: the captive {} is taken to {}", u(unit), r(t))
+        }
+        (Phase::Muster { unit }, Action::To(t)) => {
+            format!("{who}: {} musters in {}", u(unit), r(t))
+        }
+        (Phase::Muster { unit }, Action::Stay) => {
+            format!("{who}: {} musters where it is", u(unit))
+        }
+        (Phase::Ambush { .. }, Action::Pick(x)) => format!("{who}: ambush of {}", u(x)),
+        (Phase::Rally { .. }, Action::Pick(x)) => format!("{who}: rally of {}", u(x)),
+        (Phase::Advance { .. }, Action::Pick(x)) => {
+            format!("{who}: {} advances with the cannon", u(x))
+        }
+        (Phase::ChargeLeaders { .. }, Action::Pick(x)) => {
+            format!("{who}: {} leaves with the broken units", u(x))
+        }
+        _ => format!("{who}: {}", split_section(&label_in(g, s, phase, a)).0),
+    };
+    let section = split_section(&label_in(g, s, phase, a))
+        .1
+        .unwrap_or_else(|| g.prompt_of(phase).to_string());
+    (section, text)
 }
 
 pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
@@ -223,19 +396,42 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
             side: sd,
             action,
             reserve,
+        } => {
+            let (text, section) = split_section(&label_in(g, s, Phase::Round { reserve }, action));
+            entry(
+                &section.unwrap_or_else(|| "6.0".into()),
+                format!(
+                    "{}: {text}{}",
+                    side(sd),
+                    if reserve { " (from the reserve)" } else { "" }
+                ),
+                false,
+            )
+        }
+        Event::Step {
+            side: sd,
+            action,
+            phase,
+            group,
+        } => {
+            let (section, text) = step_line(g, s, sd, action, phase, group);
+            entry(&section, text, false)
+        }
+        Event::Marched {
+            side: sd,
+            group,
+            from,
+            to,
         } => entry(
-            "6.0",
+            "6.4",
             format!(
-                "{}: {}{}",
+                "{}: {} {} from {} to {}",
                 side(sd),
-                label(g, s, action),
-                if reserve { " (from the reserve)" } else { "" }
+                group_text(g, s, group),
+                verb(group, "moves", "move"),
+                r(from),
+                r(to)
             ),
-            false,
-        ),
-        Event::Step { side: sd, action } => entry(
-            step_section(action),
-            format!("{}: {}", side(sd), label(g, s, action)),
             false,
         ),
         Event::TurnStart {
@@ -247,14 +443,18 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
         } => entry(
             "5.1",
             format!(
-                "Turn {turn}: card {card}: British {british} actions, Patriot {patriot}, {hash} hash marks"
+                "Turn {turn}: card {card}: British {}, Patriot {}, {}",
+                number(british as usize, "action", "actions"),
+                number(patriot as usize, "action", "actions"),
+                number(hash as usize, "hash mark", "hash marks")
             ),
             true,
         ),
         Event::FirstPlayer { side: sd, die } => entry(
             "5.2",
             format!(
-                "Tied actions: die {die}, the {} player goes first",
+                "Tied actions: die {}, the {} player goes first",
+                face(die),
                 side(sd)
             ),
             true,
@@ -266,12 +466,35 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
         ),
         Event::Roll {
             side: sd,
+            dice: 0,
+            section,
+            ..
+        } => entry(
+            section,
+            format!("{} has no dice to roll: no hits", side(sd)),
+            // Still the moment of the roll: undo does not go back past it.
+            true,
+        ),
+        Event::Roll {
+            side: sd,
             dice,
             hits,
             section,
+            faces,
+            need,
         } => entry(
             section,
-            format!("{} rolls {dice} dice: {hits} hits", side(sd)),
+            format!(
+                "{} rolls {}{}: {faces} → {}",
+                side(sd),
+                number(dice as usize, "die", "dice"),
+                match need {
+                    6 => " (hits on 6)".to_string(),
+                    1..=5 => format!(" (hits on {need}-6)"),
+                    _ => String::new(),
+                },
+                count(hits as usize, "hit", "hits")
+            ),
             true,
         ),
         Event::Die {
@@ -285,7 +508,11 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
             } else {
                 format!(" for {}", u(unit))
             };
-            entry(section, format!("{} rolls {die}{who}", side(sd)), true)
+            entry(
+                section,
+                format!("{} rolls {}{who}", side(sd), face(die)),
+                true,
+            )
         }
         Event::Broken { unit } => entry("4.1", format!("{} is broken", u(unit)), false),
         Event::Wounded { unit } => entry("4.2", format!("{} is wounded", u(unit)), false),
@@ -318,9 +545,18 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
             } else {
                 u(son)
             };
+            let result = match (son, net) {
+                (255, 0) => " → nothing found".to_string(),
+                (255, n) => format!(" → {}", count(n as usize, "VP", "VP")),
+                (_, 0) => format!(" → {what} is not found"),
+                _ => format!(" → {what} is captured"),
+            };
             entry(
-                "8.0",
-                format!("Search for {what}: card {card}, {hash} marks, {net} after Patriot units"),
+                if son == 255 { "8.1" } else { "8.2" },
+                format!(
+                    "Search for {what}: card {card}, {}, {net} after the Patriot units here{result}",
+                    number(hash as usize, "hash mark", "hash marks")
+                ),
                 true,
             )
         }
@@ -343,7 +579,22 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
             second,
         } => LogEntry {
             section: "6.14".into(),
-            text: format!("The top cards are {top} and {second}"),
+            text: {
+                let card = |id: u8| {
+                    let c = g.data.cards.get(id);
+                    format!(
+                        "card {id} (British {}, Patriot {}, {})",
+                        number(c.british as usize, "action", "actions"),
+                        number(c.patriot as usize, "action", "actions"),
+                        number(c.hash as usize, "hash mark", "hash marks")
+                    )
+                };
+                format!(
+                    "Gather Intelligence: the next cards are {} and then {}",
+                    card(top),
+                    card(second)
+                )
+            },
             chance: true,
             audience: Audience::Side(sd),
         },
@@ -369,9 +620,9 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
         } => entry(
             "13.0",
             format!(
-                "{} {} {} VP ({})",
-                side(sd),
-                if halves >= 0 { "gains" } else { "pays" },
+                "The {} {} {} VP ({})",
+                SIDE_PEOPLE[sd as usize & 1],
+                if halves >= 0 { "gain" } else { "pay" },
                 halves.unsigned_abs() as f32 / 2.0,
                 CAUSE_NAMES.get(cause as usize).copied().unwrap_or("?")
             ),
@@ -387,7 +638,7 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
         Event::PrescottActive => entry("6.12", "Samuel Prescott may ride".into(), false),
         Event::Reinforcement { unit, region, die } => entry(
             "15.2",
-            format!("Die {die}: {} arrives in {}", u(unit), r(region)),
+            format!("Die {}: {} arrives in {}", face(die), u(unit), r(region)),
             true,
         ),
         Event::Reshuffle => entry(

@@ -439,6 +439,8 @@ impl Concord {
         let mut dice = 0u8;
         let mut hits = 0u8;
         let mut missed: Units = 0;
+        let mut faces = muster_core::words::Faces::default();
+        let mut needs = 0u8;
         let contributors = self.contributors(s, set);
         for u in members(contributors) {
             let x = s.units[u as usize];
@@ -448,9 +450,12 @@ impl Concord {
                 _ => 1,
             };
             let need = self.hits_on(s, x.kind);
+            needs |= 1 << need;
             for _ in 0..n {
                 dice += 1;
-                if s.dice.d6() >= need {
+                let d = s.dice.d6();
+                faces.push(d);
+                if d >= need {
                     hits += 1;
                 } else {
                     missed |= bit(u);
@@ -463,6 +468,12 @@ impl Concord {
             dice,
             hits,
             section: "7.0",
+            faces,
+            need: if needs.count_ones() == 1 {
+                needs.trailing_zeros() as u8
+            } else {
+                0
+            },
         });
         hits
     }

@@ -106,8 +106,13 @@ impl Concord {
             )));
         }
         let side = to_act(s).unwrap_or(0);
-        if !matches!(s.phase, Phase::Round { .. }) {
-            ev.push(Event::Step { side, action: a });
+        if let Some(group) = super::notation::step_group(s, a) {
+            ev.push(Event::Step {
+                side,
+                action: a,
+                phase: s.phase,
+                group,
+            });
         }
         match s.phase {
             Phase::Round { reserve } => self.apply_round(s, reserve, a, ev),
@@ -716,11 +721,22 @@ impl Concord {
 
     /// What the side to act is asked.
     pub fn prompt(&self, s: &State) -> Prompt {
-        let p = |t: &str, sec: &str| Prompt {
-            text: t.to_string(),
-            section: sec.to_string(),
-        };
-        match s.phase {
+        let (text, section) = self.asked(s.phase);
+        Prompt {
+            text: text.to_string(),
+            section: section.to_string(),
+        }
+    }
+
+    /// The section of the decision asked in a phase.
+    pub fn prompt_of(&self, phase: Phase) -> &'static str {
+        self.asked(phase).1
+    }
+
+    /// What is asked in a phase, and its rule section.
+    fn asked(&self, phase: Phase) -> (&'static str, &'static str) {
+        let p = |t: &'static str, sec: &'static str| (t, sec);
+        match phase {
             Phase::Round { reserve: false } => p("Choose an action (or plan, or pass).", "5.2"),
             Phase::Round { reserve: true } => p("Choose the action paid from the reserve.", "5.2"),
             Phase::Riders { rider: 255, .. } => p(

@@ -93,8 +93,11 @@ impl Concord {
             return;
         }
         let mut scored = 0u8;
+        let mut faces = muster_core::words::Faces::default();
         for _ in 0..dice {
-            if s.dice.d6() == 6 {
+            let d = s.dice.d6();
+            faces.push(d);
+            if d == 6 {
                 scored += 1;
             }
         }
@@ -104,6 +107,8 @@ impl Concord {
             dice,
             hits: scored,
             section: "15.2",
+            faces,
+            need: 6,
         });
         s.phase = Phase::Move {
             from,

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 pub const PATRIOT: u8 = 0;
 pub const BRITISH: u8 = 1;
 pub const SIDE_IDS: [&str; 2] = ["patriot", "british"];
-pub use crate::common::SIDE_NAMES;
+pub use crate::common::{SIDE_NAMES, SIDE_PEOPLE};
 
 /// Most units a scenario may hold (the roster plus spare hidden-militia slots).
 pub const MAX_UNITS: usize = 64;

@@ -40,6 +40,7 @@ pub fn render(g: &Concord, s: &State, viewer: Viewer) -> String {
             let _ = writeln!(out, "you saw the next cards: {seen:?}");
         }
     }
+    let mut empty: Vec<&str> = Vec::new();
     for r in 0..map.regions.len() as u8 {
         let mut line = String::new();
         let ri = r as usize;
@@ -78,7 +79,7 @@ pub fn render(g: &Concord, s: &State, viewer: Viewer) -> String {
             if u.at != Loc::At(r) {
                 continue;
             }
-            let mut tag = g.unit_id(s, i as u8).to_string();
+            let mut tag = unit_name(g, s, i as u8);
             if u.kind == Kind::Militia {
                 let _ = write!(tag, "={}", u.value);
             }
@@ -101,28 +102,79 @@ pub fn render(g: &Concord, s: &State, viewer: Viewer) -> String {
             if u.fired {
                 tag.push('*');
             }
+            if !units.is_empty() {
+                units.push(',');
+            }
             let _ = write!(units, " {tag}");
         }
         if line.is_empty() && units.is_empty() {
+            empty.push(map.name(r));
             continue;
         }
-        let _ = writeln!(out, "{:<16}{}{}", map.regions[ri].id, line, units);
+        let _ = writeln!(out, "{}:{}{}", map.name(r), line, units);
+    }
+    if !empty.is_empty() {
+        let _ = writeln!(out, "Empty: {}", empty.join(", "));
     }
     for (i, u) in s.units.iter().enumerate() {
         if let Loc::Edge(e) = u.at {
             let _ = writeln!(
                 out,
                 "{} is off the {} edge",
-                g.unit_id(s, i as u8),
+                unit_name(g, s, i as u8),
                 super::data::EDGES[e as usize % 3]
             );
         }
     }
     pending(g, s, &mut out);
+    if let Some(r) = selected(g, s) {
+        let next: Vec<String> = (0..map.regions.len() as u8)
+            .filter(|&t| map.adjacent(r, t))
+            .map(|t| {
+                let mut n = map.name(t).to_string();
+                if map.is_road(r, t) {
+                    n.push_str(" (road)");
+                } else if map.is_stream(r, t) {
+                    n.push_str(" (stream)");
+                }
+                n
+            })
+            .collect();
+        let _ = writeln!(out, "Next to {}: {}", map.name(r), next.join(", "));
+    }
     out.push_str(
-        "(b) broken, (w) wounded, _ under a marker, ' moved, * fired, =? hidden militia\n",
+        "Legend: =N militia of strength N, =? hidden militia, (b) broken, (w) wounded, \
+         (captured), _ under a marker, ' moved, * fired; [gather] [muster] [alert] markers, \
+         [arms N] hidden arms, [searched], [hinder KIND TURNS]\n",
     );
     out
+}
+
+/// A counter for the board: its roster name ("Regulars 3", "Paul Revere").
+fn unit_name(g: &Concord, s: &State, u: u8) -> String {
+    g.setup(s)
+        .roster
+        .get(u as usize)
+        .map_or_else(|| "?".to_string(), |d| d.name.clone())
+}
+
+/// The region of the piece or group being decided about, whose neighbours the board lists.
+fn selected(g: &Concord, s: &State) -> Option<u8> {
+    let of = |u: u8| s.units.get(u as usize).and_then(|x| x.at.region());
+    match s.phase {
+        Phase::Move { at, .. } => Some(at),
+        Phase::MoveSon { unit, .. }
+        | Phase::Muster { unit }
+        | Phase::SonAway { unit, .. }
+        | Phase::Captives { unit, .. } => of(unit),
+        Phase::Riders { rider, .. } if rider != 255 => of(rider),
+        Phase::Assemble { from, .. } => Some(from),
+        Phase::RetreatTo { .. } | Phase::Advance { .. } => Some(s.battle.region),
+        _ => {
+            let _ = g;
+            None
+        }
+    }
 }
 
 /// The decision in progress, where the board alone does not show it.
@@ -130,16 +182,17 @@ fn pending(g: &Concord, s: &State, out: &mut String) {
     let names = |set: Units| {
         (0..64u8)
             .filter(|u| set & (1u64 << u) != 0)
-            .map(|u| g.unit_id(s, u).to_string())
+            .map(|u| unit_name(g, s, u))
             .collect::<Vec<_>>()
-            .join(" ")
+            .join(", ")
     };
     match s.phase {
         Phase::Escort { picked } => {
             let (wanting, escorts) = g.escort_needs(s);
             let _ = writeln!(
                 out,
-                "7.1.2 retreat: {escorts} escorts for: {}; escorted so far: {}",
+                "7.1.2 retreat: {} for: {}; escorted so far: {}",
+                muster_core::words::number(escorts as usize, "escort", "escorts"),
                 names(wanting),
                 names(picked)
             );
@@ -157,7 +210,7 @@ fn pending(g: &Concord, s: &State, out: &mut String) {
             let _ = writeln!(
                 out,
                 "6.8 rally: {need} flips still to assign to leaders in {}: {}",
-                g.data.map.id(region),
+                g.data.map.name(region),
                 names(g.rally_leaders(s, region))
             );
         }
@@ -165,7 +218,7 @@ fn pending(g: &Concord, s: &State, out: &mut String) {
             let _ = writeln!(
                 out,
                 "8.0 search in {}: draws left for {}{}",
-                g.data.map.id(region),
+                g.data.map.name(region),
                 if s.battle.arms { "the arms " } else { "" },
                 names(s.battle.defenders)
             );
@@ -174,7 +227,7 @@ fn pending(g: &Concord, s: &State, out: &mut String) {
             let _ = writeln!(
                 out,
                 "4.3 free move of {}{}",
-                g.unit_id(s, unit),
+                unit_name(g, s, unit),
                 if s.resume.is_some() {
                     " (then the interrupted action goes on)"
                 } else {

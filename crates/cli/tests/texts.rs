@@ -1,0 +1,424 @@
+//! The texts players read, over every scenario of every game in the registry (issue 17): no
+//! prompt, action label or log line names a counter or region by its internal id, and the
+//! log of real games tells what happened in plain, grammatical words.
+
+use muster_core::{Dice, LogEntry, Match, Options};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+fn registry() -> muster_core::Registry {
+    muster_cli::registry(None).unwrap()
+}
+
+fn scenarios() -> Vec<(String, String)> {
+    registry()
+        .games()
+        .iter()
+        .flat_map(|g| g.scenarios.iter().map(|s| (g.id.clone(), s.id.clone())))
+        .collect()
+}
+
+/// Everything a player of a game was shown: prompts, labels, log lines (each side's and the
+/// spectator's) and the terminal board, with the ids the game speaks in.
+#[derive(Default)]
+struct Seen {
+    texts: Vec<(String, String)>,
+    ids: BTreeSet<String>,
+    names: BTreeSet<String>,
+}
+
+/// Every string under a key named `id` (ids), and every other string (names, labels, words
+/// printed on the board).
+fn strings(v: &Value, key: &str, ids: &mut BTreeSet<String>, names: &mut BTreeSet<String>) {
+    match v {
+        Value::String(s) if key == "id" => {
+            ids.insert(s.clone());
+        }
+        // Printed names and words are phrases ("9th Regiment of Foot"); a string without a
+        // space is a key or a reference ("units.9th.cf", "D5").
+        Value::String(s) if s.contains(' ') => {
+            names.insert(s.clone());
+        }
+        Value::Array(a) => a.iter().for_each(|x| strings(x, key, ids, names)),
+        Value::Object(o) => o.iter().for_each(|(k, x)| strings(x, k, ids, names)),
+        _ => {}
+    }
+}
+
+/// Plays a game with random legal decisions (every action equally likely) for at most `max`
+/// decisions, recording what was shown at every step.
+fn play_random(game: &str, scenario: &str, seed: u64, max: usize) -> (Box<dyn Match>, Seen) {
+    let reg = registry();
+    let mut m = reg
+        .new_match(game, scenario, &Options::new(), seed)
+        .unwrap();
+    let mut seen = Seen::default();
+    let board = reg.get(game).unwrap().board(scenario).unwrap();
+    strings(&board, "", &mut seen.ids, &mut seen.names);
+    let mut dice = Dice::from_seed(seed ^ 0x17);
+    let sides = m.info().sides.clone();
+    for n in 0..max {
+        let Some(side) = m.to_act() else { break };
+        let prompt = m.prompt();
+        seen.texts.push(("prompt".into(), prompt.text));
+        let legal = m.legal();
+        for l in &legal {
+            seen.texts
+                .push((format!("label of {:?}", l.action), l.label.clone()));
+            for w in l.action.split_whitespace().skip(1) {
+                seen.ids.insert(w.to_string());
+            }
+        }
+        if n % 50 == 0 {
+            for s in &sides {
+                let view = m.view(Some(s)).unwrap();
+                let (mut ids, mut names) = (BTreeSet::new(), BTreeSet::new());
+                strings(&view, "", &mut ids, &mut names);
+                seen.ids.extend(ids);
+                seen.texts.push((
+                    format!("{s}'s terminal board"),
+                    m.render_text(Some(s)).unwrap(),
+                ));
+            }
+        }
+        let pick = dice.below(legal.len() as u32) as usize;
+        m.act(Some(&side), &legal[pick].action).unwrap();
+    }
+    for s in sides.iter().map(|s| Some(s.as_str())).chain([None]) {
+        for e in m.log(s).unwrap() {
+            seen.texts
+                .push((format!("log line §{}", e.section), e.text));
+        }
+    }
+    (m, seen)
+}
+
+/// Is `id` written in `text` as a word of its own (case and all)?
+fn names_id(text: &str, id: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    text.match_indices(id).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + id.len()..].chars().next();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
+}
+
+/// Ids that are also ordinary English words of the texts ("end movement", "the search",
+/// "roll for it"): From Boston to Concord's Hinder markers and its field cannon, Bunker Hill's
+/// `objective roll`.
+const ENGLISH: [&str; 5] = ["movement", "muster", "search", "cannon", "roll"];
+
+/// The ids that must not be shown: every id and notation argument of the game, except
+/// numbers, hex coordinates (Battles' hexes are named by them, "D5") and any id that is
+/// also a word of a printed name ("9th" of "9th Regiment").
+fn internal_ids(seen: &Seen) -> Vec<String> {
+    let hex = |w: &str| {
+        let letters = w.chars().take_while(|c| c.is_ascii_uppercase()).count();
+        letters > 0 && letters < w.len() && w[letters..].chars().all(|c| c.is_ascii_digit())
+    };
+    seen.ids
+        .iter()
+        .filter(|id| {
+            id.len() > 1
+                && id.chars().any(|c| c.is_ascii_lowercase())
+                && !id.chars().all(|c| c.is_ascii_digit())
+                && !hex(id)
+                && !ENGLISH.contains(&id.as_str())
+                && !seen.names.iter().any(|n| names_id(n, id))
+        })
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn no_prompt_label_or_log_line_of_any_scenario_names_an_internal_id() {
+    let mut problems = Vec::new();
+    for (game, scenario) in scenarios() {
+        for seed in [1u64, 2, 3] {
+            let (_, seen) = play_random(&game, &scenario, seed, 1_500);
+            let ids = internal_ids(&seen);
+            assert!(
+                ids.len() > 3,
+                "{game}/{scenario}: the test found too few ids to look for: {ids:?}"
+            );
+            // The terminal board is checked on its own (its unit list may show the notation
+            // to type): see `terminal_boards_of_region_games_name_regions`.
+            for (what, text) in seen.texts.iter().filter(|(w, _)| !w.ends_with("board")) {
+                for id in &ids {
+                    if names_id(text, id) {
+                        problems.push(format!(
+                            "{game}/{scenario}: {what} names {id:?}: {:?}",
+                            text.chars().take(160).collect::<String>()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    problems.sort();
+    problems.dedup();
+    assert!(
+        problems.is_empty(),
+        "{} texts name ids:\n{}",
+        problems.len(),
+        problems
+            .iter()
+            .take(60)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// Dumps the texts of one random game (for reading, not a check): `MUSTER_TEXTS=game/scenario`.
+#[test]
+fn dump_texts_when_asked() {
+    let Ok(which) = std::env::var("MUSTER_TEXTS") else {
+        return;
+    };
+    let (game, scenario) = which.split_once('/').unwrap();
+    let seed = std::env::var("MUSTER_TEXTS_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let (m, seen) = play_random(game, scenario, seed, 3_000);
+    let log: Vec<LogEntry> = m.log(None).unwrap();
+    for e in log {
+        println!("[§{}] {}", e.section, e.text);
+    }
+    let mut labels: BTreeSet<&str> = BTreeSet::new();
+    for (what, t) in &seen.texts {
+        if what.starts_with("label") || what == "prompt" {
+            labels.insert(t);
+        }
+    }
+    for l in labels {
+        println!("LABEL {l}");
+    }
+    println!("IDS {:?}", internal_ids(&seen));
+    for id in &seen.ids {
+        if let Some(n) = seen.names.iter().find(|n| names_id(n, id)) {
+            println!(
+                "EXEMPT {id:?} by {:?}",
+                n.chars().take(80).collect::<String>()
+            );
+        }
+    }
+}
+
+/// The terminal boards of the region games (From Boston to Concord, Bunker Hill) name regions
+/// and counters by name, list the regions nobody holds, give a legend, and list the
+/// neighbours of the region a move is being decided in (issue 17).
+#[test]
+fn terminal_boards_of_region_games_name_regions_and_show_neighbours() {
+    for (game, scenario) in [("concord", "standard"), ("bunker-hill", "standard")] {
+        let (_, seen) = play_random(game, scenario, 4, 1_500);
+        let ids = internal_ids(&seen);
+        let boards: Vec<&String> = seen
+            .texts
+            .iter()
+            .filter(|(w, _)| w.ends_with("board"))
+            .map(|(_, t)| t)
+            .collect();
+        assert!(!boards.is_empty());
+        for b in &boards {
+            for id in &ids {
+                assert!(!names_id(b, id), "{game}: the board names {id:?}:\n{b}");
+            }
+            assert!(b.contains("Legend:"), "{game}:\n{b}");
+            assert!(b.contains("Empty: "), "{game}:\n{b}");
+        }
+    }
+    // A move in progress: the board lists where the group can go.
+    let reg = registry();
+    let mut m = reg
+        .new_match("concord", "standard", &Options::new(), 1)
+        .unwrap();
+    let mut dice = Dice::from_seed(9);
+    let mut found = false;
+    for _ in 0..3_000 {
+        let Some(side) = m.to_act() else { break };
+        let legal = m.legal();
+        let board = m.render_text(Some(&side)).unwrap();
+        if m.prompt().text.contains("where the group goes") {
+            assert!(board.contains("Next to "), "{board}");
+            found = true;
+            break;
+        }
+        // Prefer starting a move, then picking a unit, to reach a group's move.
+        let pick = legal
+            .iter()
+            .position(|l| l.action.starts_with("move ") || l.action.starts_with("pick "))
+            .unwrap_or(dice.below(legal.len() as u32) as usize);
+        m.act(Some(&side), &legal[pick].action).unwrap();
+    }
+    assert!(found, "no move was reached");
+}
+
+/// The log of a group move is one line naming the whole group, with no line per counter
+/// picked and no context-free "Done" (From Boston to Concord, 6.4).
+#[test]
+fn a_concord_group_move_is_one_log_line_naming_the_group() {
+    let reg = registry();
+    let mut m = reg
+        .new_match("concord", "standard", &Options::new(), 1)
+        .unwrap();
+    // Play until the British start a Move action out of Boston, then pick every unit there.
+    let mut dice = Dice::from_seed(3);
+    for _ in 0..500 {
+        let side = m.to_act().unwrap();
+        let legal = m.legal();
+        if side == "british"
+            && let Some(mv) = legal.iter().find(|l| l.action == "move boston")
+        {
+            m.act(Some(&side), &mv.action.clone()).unwrap();
+            break;
+        }
+        let pick = dice.below(legal.len() as u32) as usize;
+        m.act(Some(&side), &legal[pick].action).unwrap();
+    }
+    let before = m.log(Some("british")).unwrap().len();
+    let mut picked = 0;
+    while let Some(p) = m
+        .legal()
+        .into_iter()
+        .find(|l| l.action.starts_with("pick "))
+    {
+        m.act(Some("british"), &p.action).unwrap();
+        picked += 1;
+    }
+    assert!(picked >= 3, "the British pick their group ({picked})");
+    assert_eq!(
+        m.log(Some("british")).unwrap().len(),
+        before,
+        "picking units writes no log line"
+    );
+    let to = m
+        .legal()
+        .into_iter()
+        .find(|l| l.action.starts_with("to "))
+        .expect("the group can go somewhere");
+    m.act(Some("british"), &to.action).unwrap();
+    let log = m.log(None).unwrap();
+    let lines: Vec<&LogEntry> = log[before..].iter().collect();
+    let march = lines
+        .iter()
+        .find(|e| e.text.starts_with("British: ") && e.text.contains(" from Boston to "))
+        .unwrap_or_else(|| panic!("a march line: {lines:?}"));
+    assert_eq!(march.section, "6.4");
+    assert!(
+        march.text.contains(&format!("{} Regulars", picked - 2)) || march.text.contains("Regulars"),
+        "{}",
+        march.text
+    );
+    assert!(
+        march.text.contains(" and "),
+        "the group is listed: {}",
+        march.text
+    );
+    for e in m.log(None).unwrap() {
+        assert!(!e.text.ends_with(": Done"), "{}", e.text);
+        assert!(!e.text.contains(": Choose "), "{}", e.text);
+    }
+}
+
+/// What Gather Intelligence shows (6.14) is in the log of the side that looked, with the
+/// cards' contents, and in nobody else's.
+#[test]
+fn gather_intelligence_is_logged_only_for_the_side_that_looked() {
+    let reg = registry();
+    let mut checked = 0;
+    for seed in 1..40u64 {
+        let mut m = reg
+            .new_match("concord", "standard", &Options::new(), seed)
+            .unwrap();
+        let mut dice = Dice::from_seed(seed);
+        let mut looked = None;
+        for _ in 0..400 {
+            let Some(side) = m.to_act() else { break };
+            let legal = m.legal();
+            if let Some(i) = legal.iter().position(|l| l.action == "intel") {
+                m.act(Some(&side), "intel").unwrap();
+                let _ = i;
+                looked = Some(side);
+                break;
+            }
+            let pick = dice.below(legal.len() as u32) as usize;
+            m.act(Some(&side), &legal[pick].action).unwrap();
+        }
+        let Some(side) = looked else { continue };
+        let other = if side == "british" {
+            "patriot"
+        } else {
+            "british"
+        };
+        let mine: Vec<String> = m
+            .log(Some(&side))
+            .unwrap()
+            .into_iter()
+            .map(|e| e.text)
+            .collect();
+        let seen = mine
+            .iter()
+            .find(|t| t.starts_with("Gather Intelligence: the next cards are card "))
+            .unwrap_or_else(|| panic!("{side} reads what it saw: {mine:?}"));
+        assert!(
+            seen.contains("actions") && seen.contains("hash mark"),
+            "{seen}"
+        );
+        for viewer in [Some(other), None] {
+            let theirs = m.log(viewer).unwrap();
+            assert!(
+                theirs
+                    .iter()
+                    .all(|e| !e.text.contains("the next cards are")),
+                "{viewer:?} must not read it"
+            );
+        }
+        checked += 1;
+        if checked >= 3 {
+            break;
+        }
+    }
+    assert!(checked >= 1, "no game reached Gather Intelligence");
+}
+
+/// Dice are shown as faces with the count in words, and plurals agree ("1 hit", "½ MP"),
+/// in the logs and labels of real games of every game.
+#[test]
+fn dice_are_faces_and_counts_agree_in_real_games() {
+    let faces = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
+    let mut rolls = 0;
+    for (game, scenario) in scenarios() {
+        for seed in [1u64, 2] {
+            let (_, seen) = play_random(&game, &scenario, seed, 1_500);
+            for (what, t) in seen.texts.iter().filter(|(w, _)| !w.ends_with("board")) {
+                for bad in [
+                    "1 hits",
+                    "1 Units",
+                    "1 Leaders",
+                    "0½",
+                    "1 dice",
+                    "rolls :",
+                    "1 actions",
+                    "1 hash marks",
+                    "the Patriot win",
+                    "the other player conceded",
+                ] {
+                    assert!(
+                        !t.contains(bad),
+                        "{game}/{scenario} {what}: {t:?} has {bad:?}"
+                    );
+                }
+                if t.contains(" rolls ") && t.contains(" dice") {
+                    rolls += 1;
+                    assert!(
+                        t.chars().any(|c| faces.contains(&c)),
+                        "{game}/{scenario}: a roll without its faces: {t:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(rolls > 10, "too few rolls were seen ({rolls})");
+}
