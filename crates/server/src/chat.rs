@@ -80,9 +80,7 @@ fn channel_param(q: Option<&str>, l: &Live, user: Option<&User>) -> ApiResult<Ch
         match pair.split_once('=') {
             Some(("channel", v)) if channel.is_none() => {
                 channel = Some(Channel::parse(v).ok_or_else(|| {
-                    ApiError::bad_request(format!(
-                        "channel is players or spectators, not {v:?}"
-                    ))
+                    ApiError::bad_request(format!("channel is players or spectators, not {v:?}"))
                 })?);
             }
             _ => {
@@ -92,11 +90,13 @@ fn channel_param(q: Option<&str>, l: &Live, user: Option<&User>) -> ApiResult<Ch
             }
         }
     }
-    Ok(channel.unwrap_or(if user.is_some_and(|u| l.seat_of(u).is_some()) {
-        Channel::Players
-    } else {
-        Channel::Spectators
-    }))
+    Ok(
+        channel.unwrap_or(if user.is_some_and(|u| l.seat_of(u).is_some()) {
+            Channel::Players
+        } else {
+            Channel::Spectators
+        }),
+    )
 }
 
 /// `GET /api/games/{id}/chat[?channel=players|spectators]`: the channel's messages (the
@@ -130,7 +130,13 @@ pub async fn get(
     };
     let mut out = json!({"channel": channel, "messages": messages});
     if let (true, Some(u)) = (seated, &user) {
-        out["unread"] = json!(unread(&state, &u.id, Some(&id)).await?.get(&id).copied().unwrap_or(0));
+        out["unread"] = json!(
+            unread(&state, &u.id, Some(&id))
+                .await?
+                .get(&id)
+                .copied()
+                .unwrap_or(0)
+        );
     }
     Ok(Json(out))
 }
@@ -284,7 +290,9 @@ pub async fn seen(
     {
         let l = live.lock().await;
         if l.seat_of(&user).is_none() {
-            return Err(ApiError::forbidden("only the game's players keep a read mark"));
+            return Err(ApiError::forbidden(
+                "only the game's players keep a read mark",
+            ));
         }
         let next = l.talk.chat.last().map_or(0, |m| m.n + 1);
         if b.upto < 0 || b.upto > next {
@@ -413,7 +421,9 @@ fn note_side(l: &Live, user: &User, side: Option<&str>) -> ApiResult<String> {
             {
                 Ok(s.to_string())
             } else {
-                Err(ApiError::forbidden("a notepad is read only by its own seat"))
+                Err(ApiError::forbidden(
+                    "a notepad is read only by its own seat",
+                ))
             }
         }
         None => l
@@ -432,7 +442,12 @@ pub async fn notes(
     RequireUser(user): RequireUser,
 ) -> ApiResult<Json<Value>> {
     let mut side = None;
-    for pair in q.as_deref().unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
+    for pair in q
+        .as_deref()
+        .unwrap_or_default()
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
         match pair.split_once('=') {
             Some(("side", v)) if side.is_none() => side = Some(v.to_string()),
             _ => {
@@ -453,7 +468,9 @@ pub async fn notes(
         Some(r) => (r.try_get(0)?, Some(r.try_get(1)?)),
         None => (String::new(), None),
     };
-    Ok(Json(json!({"side": side, "text": text, "updated": updated})))
+    Ok(Json(
+        json!({"side": side, "text": text, "updated": updated}),
+    ))
 }
 
 #[derive(Deserialize)]

@@ -87,7 +87,11 @@ impl Live {
         } else {
             self.m.to_act()
         };
-        (to_act, json!(self.m.prompt()), outcome_json(self.m.as_ref()))
+        (
+            to_act,
+            json!(self.m.prompt()),
+            outcome_json(self.m.as_ref()),
+        )
     }
 
     fn bot_to_act(&self) -> Option<(String, Level)> {

@@ -343,9 +343,9 @@ pub async fn socket_message(
             }
             Some(v)
         }
-        Event::Rematch(id) if seated => {
-            Some(json!({"type": "offers", "offers": offers["offers"], "rematch": rematch.unwrap_or_else(|| id.clone())}))
-        }
+        Event::Rematch(id) if seated => Some(
+            json!({"type": "offers", "offers": offers["offers"], "rematch": rematch.unwrap_or_else(|| id.clone())}),
+        ),
         _ => None,
     })
 }

@@ -2,6 +2,7 @@
 //! client.
 #![allow(dead_code)]
 
+use futures_util::StreamExt;
 use muster_server::testing::TempPostgres;
 use muster_server::{AppState, Config, serve_on, state};
 use reqwest::StatusCode;
@@ -9,7 +10,6 @@ use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::time::Duration;
-use futures_util::StreamExt;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
@@ -243,4 +243,3 @@ pub async fn next(ws: &mut Ws) -> Value {
         }
     }
 }
-
