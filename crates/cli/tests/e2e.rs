@@ -1548,3 +1548,268 @@ async fn oriskany_set_up_names_the_side_setting_up_and_enter_offers_the_hexes() 
     .await;
     r.unwrap();
 }
+
+/// Two players in two browsers (issue 16 §3–4): they chat (markup arrives as text), one offers
+/// a draw and the other accepts it, a rematch is offered and accepted, and in the rematch a
+/// player resigns after the confirmation; each page follows the other's doings over the socket.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_chat_agree_a_draw_rematch_and_resign_in_the_browser() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let addr = start_server(dir.path()).await.expect("the server starts");
+    let base = format!("http://{addr}");
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+    let (mut alice_b, pump_a) = launch(&dir.path().join("chromium-alice")).await.unwrap();
+    let (mut bob_b, pump_b) = launch(&dir.path().join("chromium-bob")).await.unwrap();
+    let result = async {
+        let alice = alice_b
+            .new_page(format!("{base}/#/login"))
+            .await
+            .map_err(|e| format!("opening Alice's page: {e}"))?;
+        let bob = bob_b
+            .new_page(format!("{base}/#/login"))
+            .await
+            .map_err(|e| format!("opening Bob's page: {e}"))?;
+        let r = talk_between(&alice, &bob, &base, &shots).await;
+        if r.is_err() {
+            let _ = screenshot(&alice, &shots.join("talk-failure-alice.png")).await;
+            let _ = screenshot(&bob, &shots.join("talk-failure-bob.png")).await;
+        }
+        r
+    }
+    .await;
+    for b in [&mut alice_b, &mut bob_b] {
+        let _ = b.close().await;
+        let _ = b.wait().await;
+    }
+    pump_a.abort();
+    pump_b.abort();
+    result.unwrap();
+}
+
+async fn talk_between(alice: &Page, bob: &Page, base: &str, shots: &Path) -> R<()> {
+    sign_up(alice, "alice").await?;
+    sign_up(bob, "bob").await?;
+    // Alice opens a game for a friend; Bob follows her invite link.
+    click(
+        alice,
+        r##"document.querySelector("#new-game")"##,
+        "New game",
+    )
+    .await?;
+    wait_for(
+        alice,
+        r##"document.querySelector("#new-game-form")"##,
+        "the form",
+        30,
+    )
+    .await?;
+    select(alice, "#new-game-game", "battles").await?;
+    select(alice, "#new-game-scenario", "oriskany").await?;
+    select(alice, "#new-game-side", "british").await?;
+    click(
+        alice,
+        r##"document.querySelector("#opp-human")"##,
+        "a friend",
+    )
+    .await?;
+    click(
+        alice,
+        r##"document.querySelector("#new-game-submit")"##,
+        "Start",
+    )
+    .await?;
+    wait_for(
+        alice,
+        r##"document.body.dataset.state === "open" && document.querySelector("input.invite")"##,
+        "the invite link",
+        30,
+    )
+    .await?;
+    let link: String = eval(alice, r##"document.querySelector("input.invite").value"##).await?;
+    if !link.starts_with(base) {
+        return Err(format!("the invite link {link:?} is not on {base}"));
+    }
+    // The same page of the same site: following the link changes only its hash.
+    eval::<bool>(bob, &format!("(location.href = {link:?}, true)")).await?;
+    wait_for(
+        bob,
+        r##"document.body.dataset.state === "my-turn" && document.querySelector("#chat-input")"##,
+        "Bob's game page",
+        30,
+    )
+    .await?;
+    wait_for(
+        alice,
+        r##"document.body.dataset.state === "waiting""##,
+        "Alice sees Bob join",
+        30,
+    )
+    .await?;
+
+    // Chat: what Alice types reaches Bob as text, markup and all, and back.
+    let said = "<b>Huzzah</b> & God save the King";
+    type_into(alice, "#chat-input", said).await?;
+    click(alice, r##"document.querySelector("#chat-send")"##, "Send").await?;
+    wait_for(
+        bob,
+        &format!(r##"[...document.querySelectorAll("#chat-list .chat-text")].some(e => e.textContent === {said:?})"##),
+        "Alice's message on Bob's page",
+        15,
+    )
+    .await?;
+    let markup: bool = eval(
+        bob,
+        r##"!!document.querySelector("#chat-list b, #chat-list script")"##,
+    )
+    .await?;
+    if markup {
+        return Err("a chat message was shown as HTML".into());
+    }
+    type_into(bob, "#chat-input", "Good luck, and mind the ravine.").await?;
+    click(bob, r##"document.querySelector("#chat-send")"##, "Send").await?;
+    wait_for(
+        alice,
+        r##"[...document.querySelectorAll("#chat-list .chat-text")].some(e => e.textContent === "Good luck, and mind the ravine.")"##,
+        "Bob's answer on Alice's page",
+        15,
+    )
+    .await?;
+    screenshot(bob, &shots.join("talk-chat.png")).await?;
+
+    // A draw: Bob offers, Alice sees the offer pushed and accepts.
+    click(
+        bob,
+        r##"document.querySelector("#offer-draw")"##,
+        "Offer a draw",
+    )
+    .await?;
+    wait_for(
+        alice,
+        r##"document.querySelector(".offer[data-kind=draw] .offer-accept")"##,
+        "the draw offer on Alice's page",
+        15,
+    )
+    .await?;
+    wait_for(
+        bob,
+        r##"document.querySelector(".offer[data-kind=draw] .offer-withdraw")"##,
+        "Bob's own offer",
+        15,
+    )
+    .await?;
+    screenshot(alice, &shots.join("talk-offer.png")).await?;
+    click(
+        alice,
+        r##"document.querySelector(".offer[data-kind=draw] .offer-accept")"##,
+        "Accept",
+    )
+    .await?;
+    for (who, page) in [("Alice", alice), ("Bob", bob)] {
+        wait_for(
+            page,
+            r##"document.body.dataset.state === "over" && document.querySelector("#banner").textContent.includes("Drawn game")"##,
+            &format!("the agreed draw on {who}'s page"),
+            15,
+        )
+        .await?;
+    }
+
+    // A rematch with the sides swapped: only Bob's acceptance starts it.
+    click(
+        alice,
+        r##"document.querySelector("#offer-rematch-swap")"##,
+        "Offer a rematch, swapped",
+    )
+    .await?;
+    wait_for(
+        bob,
+        r##"document.querySelector(".offer[data-kind=rematch] .offer-accept")"##,
+        "the rematch offer on Bob's page",
+        15,
+    )
+    .await?;
+    click(
+        bob,
+        r##"document.querySelector(".offer[data-kind=rematch] .offer-accept")"##,
+        "Accept the rematch",
+    )
+    .await?;
+    wait_for(
+        alice,
+        r##"document.querySelector("#go-rematch")"##,
+        "the way to the rematch on Alice's page",
+        15,
+    )
+    .await?;
+    click(
+        alice,
+        r##"document.querySelector("#go-rematch")"##,
+        "Go to the rematch",
+    )
+    .await?;
+    wait_for(
+        alice,
+        r##"document.body.dataset.state === "my-turn" && document.querySelector("#resign")"##,
+        "Alice's rematch, the Americans' setup first",
+        30,
+    )
+    .await?;
+    wait_for(
+        bob,
+        r##"document.body.dataset.state === "waiting" && document.querySelector("#resign")"##,
+        "Bob's rematch page",
+        30,
+    )
+    .await?;
+    let hash: String = eval(alice, "location.hash").await?;
+    let bob_hash: String = eval(bob, "location.hash").await?;
+    if hash != bob_hash {
+        return Err(format!("Alice is at {hash}, Bob at {bob_hash}"));
+    }
+
+    // Bob resigns while it is Alice's turn: a confirmation first; Cancel keeps the game.
+    click(bob, r##"document.querySelector("#resign")"##, "Resign").await?;
+    wait_for(
+        bob,
+        r##"document.querySelector("#resign-yes")"##,
+        "the confirmation",
+        10,
+    )
+    .await?;
+    screenshot(bob, &shots.join("talk-resign-confirm.png")).await?;
+    click(bob, r##"document.querySelector("#resign-no")"##, "Cancel").await?;
+    wait_for(
+        bob,
+        r##"document.querySelector("#resign") && !document.querySelector("#resign-yes")"##,
+        "the confirmation gone",
+        10,
+    )
+    .await?;
+    let st = page_state(bob).await?;
+    if st["state"] != "waiting" {
+        return Err(format!("cancelling resigned anyway: {st}"));
+    }
+    click(bob, r##"document.querySelector("#resign")"##, "Resign").await?;
+    click(
+        bob,
+        r##"document.querySelector("#resign-yes")"##,
+        "Resign, confirmed",
+    )
+    .await?;
+    for (who, page) in [("Alice", alice), ("Bob", bob)] {
+        wait_for(
+            page,
+            r##"document.body.dataset.state === "over" && document.querySelector("#banner").textContent.includes("American victory") && [...document.querySelectorAll("#log li.entry")].some(e => e.textContent.includes("bob resigned"))"##,
+            &format!("the resignation on {who}'s page"),
+            15,
+        )
+        .await?;
+    }
+    screenshot(alice, &shots.join("talk-resigned.png")).await?;
+    bob.execute(SetDeviceMetricsOverrideParams::new(390, 844, 2.0, true))
+        .await
+        .map_err(|e| format!("phone emulation: {e}"))?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    screenshot(bob, &shots.join("talk-phone.png")).await?;
+    Ok(())
+}

@@ -32,6 +32,25 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<Value>,
     pub actions: Vec<RecordedAction>,
+    /// How the game ended outside the rules, when it did: a resignation or an agreed draw
+    /// (the play server's, docs/server.md "Ending, offering, withdrawing"). Replay ignores it:
+    /// the actions reproduce the position, and this says why play stopped there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<Ended>,
+}
+
+/// An ending outside the rules: the engine's state is unchanged by it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ended {
+    /// `"resigned"` or `"draw_agreed"`.
+    pub reason: String,
+    /// The side that resigned (absent for an agreed draw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// The side that wins by it (absent for an agreed draw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
 }
 
 /// One decision: which side made it and its notation.

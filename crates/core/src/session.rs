@@ -100,6 +100,7 @@ impl<G: Game> Session<G> {
             seed: Some(seed),
             start: None,
             actions: Vec::new(),
+            ended: None,
         };
         Ok(Self {
             game,
@@ -154,6 +155,7 @@ impl<G: Game> Session<G> {
             seed: None,
             start: Some(state_json(&state)?),
             actions: Vec::new(),
+            ended: None,
         };
         Ok(Self {
             game,

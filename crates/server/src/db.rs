@@ -72,6 +72,43 @@ const MIGRATIONS: &[&[&str]] = &[
     // The snapshot is the position after the first `snapshot_at` actions (NULL: after all of
     // them, as every snapshot was before), rewritten every `SNAPSHOT_EVERY` actions.
     &["ALTER TABLE games ADD COLUMN snapshot_at BIGINT"],
+    // Issue 16 §3–4: endings outside the rules, offers, chat, notepads, mutes
+    // (docs/server.md, "Ending, offering, withdrawing" and "Talking and noting").
+    &[
+        "ALTER TABLE games ADD COLUMN ended TEXT",
+        "ALTER TABLE games ADD COLUMN rematch TEXT",
+        "CREATE TABLE offers (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        kind TEXT NOT NULL,
+        from_side TEXT NOT NULL,
+        from_user TEXT NOT NULL REFERENCES users(id),
+        swap BIGINT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (game_id, kind))",
+        "CREATE TABLE chat (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        idx BIGINT NOT NULL,
+        channel TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        text TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (game_id, idx))",
+        "CREATE TABLE chat_seen (
+        user_id TEXT NOT NULL REFERENCES users(id),
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seen BIGINT NOT NULL,
+        PRIMARY KEY (user_id, game_id))",
+        "CREATE TABLE notes (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        side TEXT NOT NULL,
+        text TEXT NOT NULL,
+        updated BIGINT NOT NULL,
+        PRIMARY KEY (game_id, side))",
+        "CREATE TABLE mutes (
+        user_id TEXT NOT NULL REFERENCES users(id),
+        muted_id TEXT NOT NULL REFERENCES users(id),
+        PRIMARY KEY (user_id, muted_id))",
+    ],
 ];
 
 /// How SQLite makes a commit durable (PostgreSQL keeps its own `synchronous_commit`).

@@ -3,10 +3,13 @@
 //! SQLite or PostgreSQL, and the browser client. See `docs/server.md`.
 
 pub mod auth;
+pub mod chat;
 pub mod db;
 pub mod error;
+pub mod offers;
 pub mod patch;
 pub mod play;
+pub mod talk;
 pub mod testing;
 pub mod web;
 
@@ -228,7 +231,22 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/undo", post(play::undo))
         .route("/api/games/{id}/preview", post(play::preview))
         .route("/api/games/{id}/join", post(play::join))
-        .route("/api/games/{id}/rematch", post(play::rematch))
+        .route("/api/games/{id}/resign", post(offers::resign))
+        .route("/api/games/{id}/withdraw", post(offers::withdraw))
+        .route(
+            "/api/games/{id}/offers",
+            get(offers::get).post(offers::make),
+        )
+        .route("/api/games/{id}/offers/accept", post(offers::accept))
+        .route("/api/games/{id}/offers/decline", post(offers::decline))
+        .route("/api/games/{id}/offers/withdraw", post(offers::take_back))
+        .route("/api/games/{id}/chat", get(chat::get).post(chat::post))
+        .route("/api/games/{id}/chat/seen", post(chat::seen))
+        .route(
+            "/api/games/{id}/notes",
+            get(chat::notes).post(chat::save_notes),
+        )
+        .route("/api/account/mutes", get(chat::mutes).post(chat::mute))
         .route("/api/games/{id}/record", get(play::record))
         .route("/api/games/{id}/replay", get(play::replay))
         .route("/api/games/{id}/ws", get(play::ws))

@@ -50,6 +50,8 @@ pub struct Live {
     header: serde_json::Map<String, Value>,
     /// How many actions the stored snapshot comes after.
     snapshot_at: usize,
+    /// Chat, offers, an ending outside the rules ([`crate::talk`]).
+    pub talk: crate::talk::Talk,
 }
 
 /// The stored snapshot is rewritten when the record reaches a multiple of this many actions
@@ -64,10 +66,40 @@ const CUTS: usize = 32;
 pub type LiveRef = Arc<Mutex<Live>>;
 
 impl Live {
-    fn seat_of(&self, user: &User) -> Option<&Seat> {
+    /// The caller's seat. An account holding several (a hot-seat game) is the side to act
+    /// when it holds that seat, else its first.
+    pub(crate) fn seat_of(&self, user: &User) -> Option<&Seat> {
+        let mine = |s: &&Seat| s.user_id.as_deref() == Some(user.id.as_str());
+        let to_act = self.m.to_act();
         self.seats
             .iter()
-            .find(|s| s.user_id.as_deref() == Some(user.id.as_str()))
+            .filter(mine)
+            .find(|s| Some(&s.side) == to_act.as_ref())
+            .or_else(|| self.seats.iter().find(mine))
+    }
+
+    /// `to_act`, `prompt` and `outcome` as answers show them: a game ended outside the rules
+    /// (a resignation, an agreed draw) has nobody to act and says how it ended; a withdrawn
+    /// game has nobody to act.
+    fn ending_members(&self) -> (Option<String>, Value, Value) {
+        if let Some(e) = &self.talk.ended {
+            let text = crate::talk::ending_text(self, e);
+            return (
+                None,
+                json!({"text": text, "section": ""}),
+                crate::talk::ending_outcome(self, e),
+            );
+        }
+        let to_act = if self.status == "withdrawn" {
+            None
+        } else {
+            self.m.to_act()
+        };
+        (
+            to_act,
+            json!(self.m.prompt()),
+            outcome_json(self.m.as_ref()),
+        )
     }
 
     fn bot_to_act(&self) -> Option<(String, Level)> {
@@ -82,7 +114,7 @@ impl Live {
     /// What `user` sees of the game, but for its log (see [`Seen`]).
     pub fn seen(&self, user: Option<&User>) -> ApiResult<Seen> {
         let my_side = user.and_then(|u| self.seat_of(u)).map(|s| s.side.clone());
-        let to_act = self.m.to_act();
+        let (to_act, prompt, outcome) = self.ending_members();
         let my_turn = self.status == "active" && my_side.is_some() && to_act == my_side;
         let legal = if my_turn { self.m.legal() } else { Vec::new() };
         // The legal actions that cannot be taken back: the client confirms those (only).
@@ -100,12 +132,12 @@ impl Live {
             ),
             ("my_side", json!(my_side)),
             ("to_act", json!(to_act)),
-            ("prompt", json!(self.m.prompt())),
+            ("prompt", prompt),
             (
                 "can_undo",
                 json!(my_turn && my_side.as_deref().is_some_and(|s| self.m.can_undo(s))),
             ),
-            ("outcome", outcome_json(self.m.as_ref())),
+            ("outcome", outcome),
             ("actions", json!(self.m.actions_len())),
             ("irreversible", irreversible),
             (
@@ -131,6 +163,12 @@ impl Live {
         let view = self.m.view(seen.my_side.as_deref())?;
         let (total, log) = self.m.log_after(seen.my_side.as_deref(), since)?;
         let since = since.min(total);
+        let mut log = json!(log);
+        // A game ended outside the rules: its closing entry after the engine's log (which
+        // no longer changes), so always among the entries from `since` on.
+        if let (Some(e), Some(a)) = (crate::talk::ending_entry(self), log.as_array_mut()) {
+            a.push(e);
+        }
         let mut out = self.header();
         for (k, v) in seen.top {
             out.insert(k.into(), v);
@@ -139,7 +177,7 @@ impl Live {
         out.insert("legal".into(), json!(seen.legal));
         out.insert("view".into(), view);
         out.insert("log_start".into(), json!(since));
-        out.insert("log".into(), json!(log));
+        out.insert("log".into(), log);
         Ok(Value::Object(out))
     }
 
@@ -288,6 +326,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         ))
     })?;
     let seats = load_seats(state, id).await?;
+    let talk = crate::talk::load(state, id).await?;
     let (tx, _) = broadcast::channel(64);
     let header = header_of(id, m.as_ref());
     let live = Arc::new(Mutex::new(Live {
@@ -303,6 +342,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         touched: std::time::Instant::now(),
         header,
         snapshot_at,
+        talk,
     }));
     let mut cache = state.live.lock().await;
     let entry = cache.entry(id.to_string()).or_insert(live).clone();
@@ -427,6 +467,7 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
         }
     }
     let outcome = m.outcome();
+    let ends = outcome.is_some();
     let status = if outcome.is_some() {
         "finished"
     } else {
@@ -458,10 +499,17 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
     };
     stmts.push(Stmt::new(sql, params).expect_rows(1, "stale"));
     let log_len = m.log_len();
+    let actors: Vec<String> = if undo {
+        Vec::new()
+    } else {
+        m.actions_from(before).into_iter().map(|a| a.side).collect()
+    };
+    stmts.extend(crate::talk::lapsing(live, &actors, ends));
     state.db.write(stmts).await?;
     if snapshot {
         live.snapshot_at = after;
     }
+    crate::talk::lapsed(state, live, &actors, ends);
     live.status = status;
     live.version += 1;
     live.touched = std::time::Instant::now();
@@ -754,17 +802,19 @@ pub async fn create(
     }
     let level = match c.opponent.as_str() {
         "bot" => Some(Level::parse(c.level.as_deref().unwrap_or("medium"))?),
-        "human" => None,
+        "human" | "self" => None,
         other => {
             return Err(ApiError::bad_request(format!(
-                "opponent must be \"bot\" or \"human\", not {other:?}"
+                "opponent must be \"bot\", \"human\" or \"self\" (hot-seat: you play every side), not {other:?}"
             )));
         }
     };
+    // Hot-seat (issue 16 §6): the caller takes every seat, as `muster play --vs human`.
+    let hot_seat = c.opponent == "self";
     let seats: Vec<Seat> = sides
         .iter()
         .map(|s| {
-            if *s == c.side {
+            if *s == c.side || hot_seat {
                 Seat {
                     side: s.clone(),
                     user_id: Some(user.id.clone()),
@@ -781,7 +831,7 @@ pub async fn create(
             }
         })
         .collect();
-    let invite = level.is_none().then(random_token);
+    let invite = (level.is_none() && !hot_seat).then(random_token);
     let id = start_game(&state, m, seed, seats, invite.clone()).await?;
     Ok(Json(json!({"id": id, "invite": invite})))
 }
@@ -794,6 +844,19 @@ async fn start_game(
     seed: u64,
     seats: Vec<Seat>,
     invite: Option<String>,
+) -> ApiResult<String> {
+    start_game_with(state, m, seed, seats, invite, |_| Vec::new()).await
+}
+
+/// [`start_game`], with further statements (made from the new game's id) stored in the same
+/// write: a rematch marks the game it follows.
+pub(crate) async fn start_game_with(
+    state: &AppState,
+    m: Box<dyn Match>,
+    seed: u64,
+    seats: Vec<Seat>,
+    invite: Option<String>,
+    extra: impl FnOnce(&str) -> Vec<Stmt>,
 ) -> ApiResult<String> {
     let open = seats.iter().any(|s| s.user_id.is_none() && s.bot.is_none());
     let status = if open { "open" } else { "active" };
@@ -827,6 +890,7 @@ async fn start_game(
             ],
         ));
     }
+    stmts.extend(extra(&id));
     state.db.write(stmts).await?;
     let (txc, _) = broadcast::channel(64);
     let header = header_of(&id, m.as_ref());
@@ -845,6 +909,7 @@ async fn start_game(
             touched: std::time::Instant::now(),
             header,
             snapshot_at: 0,
+            talk: Default::default(),
         })),
     );
     spawn_bots(state.clone(), id.clone());
@@ -954,6 +1019,20 @@ fn my_seat(l: &Live, user: &User, version: i64) -> ApiResult<String> {
             StatusCode::CONFLICT,
             "not_started",
             "waiting for the other players",
+        ));
+    }
+    if l.status == "withdrawn" {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "withdrawn",
+            "the game was withdrawn",
+        ));
+    }
+    if l.talk.ended.is_some() {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "game_over",
+            "the game is over",
         ));
     }
     if version != l.version {
@@ -1183,35 +1262,6 @@ pub async fn join(
     Ok(Json(l.json_for(Some(&user), 0)?))
 }
 
-/// `POST /api/games/{id}/rematch`
-pub async fn rematch(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    RequireUser(user): RequireUser,
-) -> ApiResult<Json<Value>> {
-    check_csrf(&headers)?;
-    let live = live(&state, &id).await?;
-    let (game, scenario, options, seats) = {
-        let l = live.lock().await;
-        if l.seat_of(&user).is_none() {
-            return Err(ApiError::forbidden(
-                "only the players can ask for a rematch",
-            ));
-        }
-        let r = l.m.record();
-        (r.game, r.scenario, r.options, l.seats.clone())
-    };
-    let seed = random_u64();
-    let m = state.registry.new_match(&game, &scenario, &options, seed)?;
-    let invite = seats
-        .iter()
-        .any(|s| s.user_id.is_none() && s.bot.is_none())
-        .then(random_token);
-    let new_id = start_game(&state, m, seed, seats, invite).await?;
-    Ok(Json(json!({"id": new_id})))
-}
-
 /// `GET /api/games/{id}/record`: only once the game is over (the seed stays secret before).
 pub async fn record(
     State(state): State<AppState>,
@@ -1226,8 +1276,10 @@ pub async fn record(
             "the record (with the seed) is served once the game is over",
         ));
     }
+    let mut record = l.m.record();
+    record.ended = l.talk.ended.clone();
     Ok(Json(
-        serde_json::to_value(l.m.record()).map_err(ApiError::internal)?,
+        serde_json::to_value(record).map_err(ApiError::internal)?,
     ))
 }
 
@@ -1374,19 +1426,24 @@ pub async fn lobby(
     .bind(&uid)
     .fetch_all(&state.db.pool)
     .await?;
+    let unread = if uid.is_empty() {
+        HashMap::new()
+    } else {
+        crate::chat::unread(&state, &uid, None).await?
+    };
     let (mut open, mut mine, mut finished) = (Vec::new(), Vec::new(), Vec::new());
     let mut k = 0;
     while k < rows.len() {
         let id: String = rows[k].try_get(0)?;
         let mut seats = Vec::new();
-        let mut my_side = None;
+        let mut my_sides = Vec::new();
         let first = k;
         while k < rows.len() && rows[k].try_get::<String, _>(0)? == id {
             let r = &rows[k];
             let side: String = r.try_get(7)?;
             let user_id: Option<String> = r.try_get(8)?;
             if user_id.as_deref() == Some(uid.as_str()) && !uid.is_empty() {
-                my_side = Some(side.clone());
+                my_sides.push(side.clone());
             }
             let bot = r
                 .try_get::<Option<String>, _>(10)?
@@ -1399,6 +1456,11 @@ pub async fn lobby(
         let r = &rows[first];
         let status: String = r.try_get(3)?;
         let to_act: Option<String> = r.try_get(4)?;
+        // In a hot-seat game the caller holds every seat: its side is the one to act.
+        let my_side = to_act
+            .clone()
+            .filter(|s| my_sides.contains(s))
+            .or_else(|| my_sides.first().cloned());
         let summary = json!({
             "id": id,
             "game": r.try_get::<String, _>(1)?,
@@ -1410,8 +1472,10 @@ pub async fn lobby(
             "my_turn": status == "active" && my_side.is_some() && to_act == my_side,
             "winner": r.try_get::<Option<String>, _>(5)?,
             "updated": r.try_get::<i64, _>(6)?,
+            "unread": unread.get(&id).copied().unwrap_or(0),
         });
         match (status.as_str(), my_side.is_some()) {
+            ("withdrawn", _) => {}
             ("finished", true) => finished.push(summary),
             ("open", false) => open.push(summary),
             (_, true) => mine.push(summary),
@@ -1495,7 +1559,10 @@ pub async fn ws(
     check_origin(&headers)?;
     let holds = parse_holds(query.as_deref())?;
     let live = live(&state, &id).await?;
-    let rx = live.lock().await.tx.subscribe();
+    let (rx, talk_rx) = {
+        let l = live.lock().await;
+        (l.tx.subscribe(), l.talk.tx.subscribe())
+    };
     let session = crate::auth::cookie(&headers, crate::auth::SESSION_COOKIE)
         .map(|t| crate::auth::hash_token(&t));
     let follower = Follower {
@@ -1513,7 +1580,7 @@ pub async fn ws(
         .max_write_buffer_size(WS_HARD_LIMIT)
         .max_message_size(WS_HARD_LIMIT)
         .max_frame_size(WS_HARD_LIMIT)
-        .on_upgrade(move |socket| follow(state, live, socket, rx, follower, holds)))
+        .on_upgrade(move |socket| follow(state, live, socket, (rx, talk_rx), follower, holds)))
 }
 
 /// Log entries as the socket sends them: as in HTTP answers, less `"audience": "all"` (an
@@ -1552,6 +1619,8 @@ struct Follower {
     /// Entries of the whole log covered, and how many of them this viewer may read.
     raw_log: usize,
     log: usize,
+    /// Whether the closing entry of a game ended outside the rules was sent.
+    ending_sent: bool,
 }
 
 impl Follower {
@@ -1587,13 +1656,27 @@ impl Follower {
             serde_json::from_str(&view).map_err(ApiError::internal)?,
         );
         out.insert("log_start".into(), json!(log_from));
-        out.insert("log".into(), socket_log(&l.m.log_after(side, log_from)?.1));
+        let mut log = socket_log(&l.m.log_after(side, log_from)?.1);
+        self.ending_sent = self.push_ending(l, &mut log);
+        out.insert("log".into(), log);
         self.view = view;
         self.side = seen.my_side;
         self.version = l.version;
         self.raw_log = l.m.log_len();
         self.log = total;
         Ok(Value::Object(out))
+    }
+
+    /// Appends the closing entry of a game ended outside the rules to log entries that reach
+    /// the end of the engine's log; whether it did.
+    fn push_ending(&self, l: &Live, log: &mut Value) -> bool {
+        match (crate::talk::ending_entry(l), log.as_array_mut()) {
+            (Some(e), Some(a)) => {
+                a.push(e);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Keeps the legal actions as sent; the labels not sent before on this socket. Only the
@@ -1665,10 +1748,13 @@ impl Follower {
             from = from.min(cut);
         }
         let (before, entries) = l.m.log_from(seen.my_side.as_deref(), from)?;
-        if !entries.is_empty() || before != self.log {
+        let ending_due = !self.ending_sent && l.talk.ended.is_some();
+        if !entries.is_empty() || before != self.log || ending_due {
             out.insert("log_start".into(), json!(before));
             self.log = before + entries.len();
-            out.insert("log".into(), socket_log(&entries));
+            let mut log = socket_log(&entries);
+            self.ending_sent = self.push_ending(l, &mut log);
+            out.insert("log".into(), log);
         }
         self.raw_log = l.m.log_len();
         self.side = seen.my_side;
@@ -1823,7 +1909,10 @@ async fn follow(
     state: AppState,
     live: LiveRef,
     mut socket: WebSocket,
-    mut rx: broadcast::Receiver<i64>,
+    (mut rx, mut talk_rx): (
+        broadcast::Receiver<i64>,
+        broadcast::Receiver<Arc<crate::talk::Event>>,
+    ),
     mut f: Follower,
     holds: Holds,
 ) {
@@ -1833,7 +1922,11 @@ async fn follow(
         f.state(&l, holds)
     };
     let first = match first {
-        Ok(v) => Message::Text(v.to_string().into()),
+        Ok(mut v) => {
+            // With the open offers and the unread count, for a seated player.
+            crate::talk::add_to_state(&state, &live, f.user.as_ref(), &mut v).await;
+            Message::Text(v.to_string().into())
+        }
         Err(e) => socket_error(&Value::Null, &e),
     };
     if send_within(&mut socket, first, idle).await.is_err() {
@@ -1854,6 +1947,21 @@ async fn follow(
                     f.update(&l)
                 };
                 let msg = match msg {
+                    Ok(Some(v)) => Message::Text(v.to_string().into()),
+                    Ok(None) => continue,
+                    Err(e) => socket_error(&Value::Null, &e),
+                };
+                if send_within(&mut socket, msg, idle).await.is_err() {
+                    return;
+                }
+            }
+            event = talk_rx.recv() => {
+                let event = match event {
+                    Ok(e) => e,
+                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(_) => return,
+                };
+                let msg = match crate::talk::socket_message(&state, &live, f.user.as_ref(), &event).await {
                     Ok(Some(v)) => Message::Text(v.to_string().into()),
                     Ok(None) => continue,
                     Err(e) => socket_error(&Value::Null, &e),

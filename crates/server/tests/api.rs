@@ -411,11 +411,14 @@ async fn a_game_against_a_bot_plays_to_the_end_then_the_record_replays_and_remat
         );
         let (_, public) = Client::new(addr).await.get(&path).await;
         assert_eq!(steps.last().unwrap()["view"], public["view"]);
-        // Rematch: a new game with the same seats.
-        let (status, r) = alice.post(&format!("{path}/rematch"), json!({})).await;
-        assert_eq!(status, StatusCode::OK);
+        // Rematch: against a bot nobody is to be asked, so the offer starts a new game with
+        // the same seats at once.
+        let (status, r) = alice
+            .post(&format!("{path}/offers"), json!({"kind": "rematch"}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{r}");
         let (_, fresh) = alice
-            .get(&format!("/api/games/{}", r["id"].as_str().unwrap()))
+            .get(&format!("/api/games/{}", r["rematch"].as_str().unwrap()))
             .await;
         assert_eq!(fresh["my_side"], "american");
         assert_eq!(fresh["scenario"], "oriskany");

@@ -5,53 +5,12 @@
 mod common;
 
 use common::*;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// Opens the game socket as `client` (its cookies), with `query` and an optional `Origin`.
-async fn open(
-    addr: SocketAddr,
-    client: Option<&Client>,
-    id: &str,
-    query: &str,
-    origin: Option<&str>,
-) -> Result<Ws, tokio_tungstenite::tungstenite::Error> {
-    let mut req = format!("ws://{addr}/api/games/{id}/ws{query}")
-        .into_client_request()
-        .unwrap();
-    if let Some(c) = client {
-        req.headers_mut()
-            .insert("cookie", c.cookies().parse().unwrap());
-    }
-    if let Some(o) = origin {
-        req.headers_mut().insert("origin", o.parse().unwrap());
-    }
-    tokio_tungstenite::connect_async(req)
-        .await
-        .map(|(ws, _)| ws)
-}
-
-/// The next JSON message (pings are skipped).
-async fn next(ws: &mut Ws) -> Value {
-    loop {
-        let m = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a message within 10 s")
-            .expect("the socket is open")
-            .expect("a readable message");
-        if let Message::Text(t) = m {
-            return serde_json::from_str(t.as_str()).unwrap();
-        }
-    }
-}
 
 async fn send(ws: &mut Ws, msg: Value) {
     ws.send(Message::Text(msg.to_string().into()))

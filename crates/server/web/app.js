@@ -357,15 +357,6 @@ function table(rows, empty) {
   );
 }
 
-async function rematch(id) {
-  try {
-    const r = await api("POST", `/api/games/${encodeURIComponent(id)}/rematch`);
-    location.hash = `#/game/${r.id}`;
-  } catch (e) {
-    flash(e.message, "error");
-  }
-}
-
 async function lobbyPage() {
   const lobby = await api("GET", "/api/lobby");
   const shown = new Set([...lobby.mine, ...lobby.open, ...lobby.finished].map((g) => g.game));
@@ -398,7 +389,12 @@ async function lobbyPage() {
             { class: "panel", id: "my-games" },
             h("div", { class: "panel-head" }, h("h2", {}, "My games"), h("a", { class: "button primary", href: "#/new", id: "new-game" }, "New game")),
             table(
-              mine.map((g) => gameRow(g, [h("a", { class: "button", href: `#/game/${g.id}` }, g.my_turn ? "Play" : "Open")], renderers)),
+              mine.map((g) =>
+                gameRow(g, [
+                  h("a", { class: "button", href: `#/game/${g.id}` }, g.my_turn ? "Play" : "Open", g.unread ? h("span", { class: "badge", title: "Unread chat messages" }, String(g.unread)) : null),
+                  g.status === "open" ? h("button", { class: "withdraw", onclick: () => withdrawGame(g.id) }, "Withdraw") : null,
+                ], renderers),
+              ),
               "No games yet: start one.",
             ),
           )
@@ -424,7 +420,7 @@ async function lobbyPage() {
             h("h2", {}, "Finished games"),
             table(
               lobby.finished.map((g) =>
-                gameRow(g, [h("a", { class: "button", href: `#/replay/${g.id}` }, "Replay"), h("button", { onclick: () => rematch(g.id) }, "Rematch")], renderers),
+                gameRow(g, [h("a", { class: "button", href: `#/replay/${g.id}` }, "Replay"), h("a", { class: "button", href: `#/game/${g.id}` }, "Open"), h("button", { onclick: () => offerRematch(g.id) }, "Rematch")], renderers),
               ),
               "None yet.",
             ),
@@ -478,6 +474,7 @@ async function newGamePage() {
   const levelSel = h("select", { name: "level", id: "new-game-level" }, levels.map((l) => h("option", { value: l.id, title: l.description }, `${titleCase(l.id)} — ${l.description}`)));
   const oppBot = h("input", { type: "radio", name: "opponent", value: "bot", id: "opp-bot", checked: true });
   const oppHuman = h("input", { type: "radio", name: "opponent", value: "human", id: "opp-human" });
+  const oppSelf = h("input", { type: "radio", name: "opponent", value: "self", id: "opp-self" });
   const err = h("p", { class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary", id: "new-game-submit" }, "Start the game");
   if (saved.game && games.some((g) => g.id === saved.game)) gameSel.value = saved.game;
@@ -485,6 +482,7 @@ async function newGamePage() {
   const defaultLevel = levels.some((l) => l.id === "medium") ? "medium" : levels.length ? levels[Math.floor(levels.length / 2)].id : "";
   levelSel.value = saved.level && levels.some((l) => l.id === saved.level) ? saved.level : defaultLevel;
   if (saved.opponent === "human") oppHuman.checked = true;
+  if (saved.opponent === "self") oppSelf.checked = true;
 
   // What the form offers follows the chosen game and scenario (issue 17): an option only under
   // the scenarios it concerns, and in a solitaire scenario neither the bot's side nor a human
@@ -530,6 +528,7 @@ async function newGamePage() {
   scenarioSel.addEventListener("change", showScenario);
   oppBot.addEventListener("change", toggleLevel);
   oppHuman.addEventListener("change", toggleLevel);
+  oppSelf.addEventListener("change", toggleLevel);
 
   const form = h(
     "form",
@@ -547,7 +546,7 @@ async function newGamePage() {
           scenario: scenarioSel.value,
           options,
           side: sideSel.value,
-          opponent: oppBot.checked ? "bot" : "human",
+          opponent: oppBot.checked ? "bot" : oppSelf.checked ? "self" : "human",
           level: oppBot.checked ? levelSel.value : null,
         };
         localStorage.setItem("muster-new", JSON.stringify({ game: body.game, scenario: body.scenario, side: body.side, opponent: body.opponent, level: levelSel.value }));
@@ -576,6 +575,7 @@ async function newGamePage() {
       h("label", { class: "inline" }, oppBot, " The computer"),
       levelSel,
       h("label", { class: "inline" }, oppHuman, " A friend (you get an invite link to send)"),
+      h("label", { class: "inline" }, oppSelf, " Play both sides yourself (hot-seat)"),
     ),
     submit,
     err,
@@ -997,6 +997,7 @@ async function gamePage(id) {
   const latest = h("div", { class: "latest", id: "latest", hidden: true });
   const log = logView({ renderer, onSection: (s) => openRules(s) });
   const rules = rulesView(renderer, game.game);
+  const talk = talkPanel({ id, game: () => P.game, onGame: (g) => ((P.game = mergeLog([], g)), render()), renderer });
   const tabLog = h("button", { class: "tab current", id: "tab-log", onclick: () => tab("log") }, "Log");
   const tabRules = h("button", { class: "tab", id: "tab-rules", onclick: () => tab("rules") }, "Rules");
   const tabKeys = h("button", { class: "tab", id: "tab-keys", onclick: () => tab("keys") }, "Keys");
@@ -1012,7 +1013,7 @@ async function gamePage(id) {
       "div",
       { class: "game-page" },
       h("section", { class: "play" }, h("div", { class: "promptbar", id: "promptbar" }, title, prompt, actions, draftBar, confirmBar, latest), banner, h("div", { class: "board-area" }, renderer ? zoom : null, boardWrap)),
-      h("aside", { class: "sidebar" }, seats, tracksBox, recentBox, h("div", { class: "tabs", role: "tablist" }, tabLog, tabRules, tabKeys), logPane, rulesPane, keysPane),
+      h("aside", { class: "sidebar" }, seats, tracksBox, recentBox, h("div", { class: "tabs", role: "tablist" }, tabLog, tabRules, tabKeys), logPane, rulesPane, keysPane, talk.el),
     ),
   );
 
@@ -1427,7 +1428,7 @@ async function gamePage(id) {
       banner.classList.add(g.outcome.winner && g.outcome.winner === g.my_side ? "won" : "over");
       banner.replaceChildren(
         h("span", { class: "grow" }, h("strong", {}, g.outcome.winner ? `${titleCase(g.outcome.winner)} victory` : "Drawn game"), vp ? ` — VP ${vp}. ` : ". ", g.outcome.reason || ""),
-        h("span", { class: "buttons" }, h("a", { class: "button", href: `#/replay/${id}` }, "Replay"), g.my_side ? h("button", { onclick: () => rematch(id) }, "Rematch") : null, h("a", { class: "button", href: "#/" }, "Lobby")),
+        h("span", { class: "buttons" }, h("a", { class: "button", href: `#/replay/${id}` }, "Replay"), h("a", { class: "button", href: "#/" }, "Lobby")),
       );
     } else if (g.status === "open") {
       const invite = localStorage.getItem(`muster-invite-${id}`);
@@ -1457,7 +1458,7 @@ async function gamePage(id) {
           "div",
           { class: ["seat-row", g.to_act === s.side && g.status === "active" ? "to-act" : "", s.side === g.my_side ? "mine" : ""].join(" ") },
           sideBadge(renderer, g.game, s.side),
-          h("span", { class: "player" }, s.player ? s.player : s.bot ? `Computer (${s.bot})` : "open seat", s.side === g.my_side ? " (you)" : ""),
+          h("span", { class: "player" }, s.player ? s.player : s.bot ? `Computer (${s.bot})` : "open seat", s.side === g.my_side || (g.my_side && S.user && s.player === S.user.name) ? " (you)" : ""),
           g.to_act === s.side && g.status === "active" ? h("span", { class: "turn-mark", title: "To play" }, "◀ to play") : null,
         ),
       ),
@@ -1549,6 +1550,7 @@ async function gamePage(id) {
     renderTracks();
     renderRecent();
     log.update(P.game.log, null, recentRange());
+    talk.update();
     document.title = `${myTurn() ? "▶ " : ""}${info ? info.name : P.game.game} — Muster`;
     updateState();
   }
@@ -1780,6 +1782,7 @@ async function gamePage(id) {
     return msg;
   }
   function onSocket(msg) {
+    if (talk.onSocket(msg)) return;
     if (msg.type === "state") {
       delete msg.type;
       P.live = true;
@@ -1812,6 +1815,7 @@ async function gamePage(id) {
     P.live = false;
     ws.onopen = () => {
       P.retry = 0;
+      talk.reload();
       conn.className = "conn live";
       conn.title = "Live updates: connected";
     };
@@ -1852,10 +1856,318 @@ async function gamePage(id) {
     window.removeEventListener("scroll", onScroll);
     stopPinch();
     clearTimeout(resizeTimer);
+    talk.cleanup();
   };
   S.page = P;
   renderKeys();
   render();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Talk beside the game (docs/server.md, "Ending, offering, withdrawing" and "Talking and
+// noting"): resigning (after a confirmation), draw and rematch offers, the players' chat, the
+// spectators' chat (which players may hide), the seat's private notepad. Chat is always shown
+// as text, never as HTML.
+
+const CHAT_MAX = 500;
+
+// Offers a rematch of a finished game (sides kept unless `swap`); where nobody is to be asked
+// (a bot, hot-seat) the new game starts at once and opens.
+async function offerRematch(id, swap = false) {
+  try {
+    const r = await api("POST", `/api/games/${encodeURIComponent(id)}/offers`, { kind: "rematch", swap });
+    if (r.rematch) location.hash = `#/game/${r.rematch}`;
+    else flash("Rematch offered: the other player is asked.");
+    return r;
+  } catch (e) {
+    flash(e.message, "error");
+    return null;
+  }
+}
+
+async function withdrawGame(id) {
+  try {
+    await api("POST", `/api/games/${encodeURIComponent(id)}/withdraw`);
+    flash("The game was withdrawn.");
+    route();
+  } catch (e) {
+    flash(e.message, "error");
+  }
+}
+
+// The talk panel of a game page. `ctx`: { id, game() → the game as held, onGame(g) → a game
+// answer to show, renderer }. Returns { el, onSocket(msg) → whether it took the message,
+// update(), reload() }.
+function talkPanel(ctx) {
+  const eid = encodeURIComponent(ctx.id);
+  const T = {
+    tab: "players",
+    messages: { players: [], spectators: [] },
+    offers: [],
+    rematch: null,
+    unread: 0,
+    confirmResign: false,
+    hideSpectators: localStorage.getItem("muster-hide-spectators") === "1",
+    notes: null,
+    notesSaved: "",
+  };
+  const seated = () => !!ctx.game().my_side;
+  const me = () => (S.user ? S.user.name : null);
+  const bar = h("div", { class: "talk-bar", id: "talk-bar" });
+  const offersBox = h("div", { class: "offers", id: "offers", "aria-live": "polite" });
+  const tabs = h("div", { class: "tabs", role: "tablist" });
+  const list = h("ol", { class: "chat", id: "chat-list", "aria-live": "polite" });
+  const input = h("textarea", { id: "chat-input", rows: 2, maxlength: CHAT_MAX, placeholder: "Say something…", "aria-label": "Chat message" });
+  const count = h("span", { class: "muted chat-count" }, `0/${CHAT_MAX}`);
+  const sendBtn = h("button", { type: "submit", id: "chat-send" }, "Send");
+  const form = h("form", { class: "chat-form", id: "chat-form", onsubmit: (ev) => (ev.preventDefault(), post()) }, input, h("div", { class: "chat-form-row" }, count, sendBtn));
+  const notes = h("textarea", { id: "notes", rows: 6, maxlength: 10000, placeholder: "Your private notes for this game: only your seat reads them.", "aria-label": "Private notes" });
+  const notesState = h("span", { class: "muted", id: "notes-state" }, "");
+  const notesPane = h("div", { class: "notes-pane", hidden: true }, notes, h("div", { class: "chat-form-row" }, notesState, h("button", { id: "notes-save", onclick: saveNotes }, "Save notes")));
+  const chatPane = h("div", { class: "chat-pane" }, list, form);
+  const el = h("section", { class: "talk-panel", id: "talk", "aria-label": "Talk" }, bar, offersBox, tabs, chatPane, notesPane);
+
+  input.addEventListener("input", () => (count.textContent = `${input.value.length}/${CHAT_MAX}`));
+  input.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && !ev.shiftKey) {
+      ev.preventDefault();
+      post();
+    }
+  });
+  notes.addEventListener("input", () => (notesState.textContent = notes.value === T.notesSaved ? "Saved." : "Not saved yet."));
+
+  async function post() {
+    const text = input.value.trim();
+    if (!text) return;
+    sendBtn.disabled = true;
+    try {
+      const r = await api("POST", `/api/games/${eid}/chat`, { text, channel: T.tab === "spectators" ? "spectators" : seated() ? "players" : "spectators" });
+      input.value = "";
+      count.textContent = `0/${CHAT_MAX}`;
+      add(r.message);
+    } catch (e) {
+      flash(e.message, "error");
+    } finally {
+      sendBtn.disabled = false;
+    }
+  }
+  function add(m) {
+    const held = T.messages[m.channel];
+    if (held.some((x) => x.n === m.n)) return;
+    held.push(m);
+    held.sort((a, b) => a.n - b.n);
+    if (m.channel === "players" && m.from !== me()) T.unread += 1;
+    render();
+  }
+  async function mute(name) {
+    try {
+      await api("POST", "/api/account/mutes", { name, muted: true });
+      flash(`${name} is muted: their messages are hidden from you in every game.`);
+      await reload();
+    } catch (e) {
+      flash(e.message, "error");
+    }
+  }
+  async function markSeen() {
+    const last = T.messages.players[T.messages.players.length - 1];
+    if (!seated() || !last || T.unread === 0 || document.hidden) return;
+    try {
+      const r = await api("POST", `/api/games/${eid}/chat/seen`, { upto: last.n + 1 });
+      T.unread = r.unread;
+      renderTabs();
+    } catch (e) {
+      /* the mark is set again with the next message */
+    }
+  }
+  async function resign() {
+    T.confirmResign = false;
+    try {
+      ctx.onGame(await api("POST", `/api/games/${eid}/resign`));
+    } catch (e) {
+      flash(e.message, "error");
+    }
+    render();
+  }
+  async function offer(kind, swap = false) {
+    try {
+      const r = await api("POST", `/api/games/${eid}/offers`, kind === "rematch" ? { kind, swap } : { kind });
+      setOffers(r);
+      if (r.rematch) location.hash = `#/game/${r.rematch}`;
+    } catch (e) {
+      flash(e.message, "error");
+    }
+  }
+  async function answer(kind, how) {
+    try {
+      const body = { kind };
+      if (how === "accept" && kind === "draw") body.version = ctx.game().version;
+      const r = await api("POST", `/api/games/${eid}/offers/${how}`, body);
+      setOffers(r);
+      if (how === "accept" && kind === "rematch" && r.rematch) location.hash = `#/game/${r.rematch}`;
+    } catch (e) {
+      flash(e.message, "error");
+    }
+  }
+  function setOffers(r) {
+    if (r.offers) T.offers = r.offers;
+    if (r.rematch !== undefined) T.rematch = r.rematch;
+    if (r.unread !== undefined) T.unread = r.unread;
+    render();
+  }
+  async function saveNotes() {
+    try {
+      const r = await api("POST", `/api/games/${eid}/notes`, { text: notes.value });
+      T.notesSaved = r.text;
+      notesState.textContent = "Saved.";
+    } catch (e) {
+      flash(e.message, "error");
+    }
+  }
+  async function loadNotes() {
+    try {
+      const r = await api("GET", `/api/games/${eid}/notes`);
+      T.notes = r.side;
+      T.notesSaved = r.text;
+      notes.value = r.text;
+      notesState.textContent = r.updated ? `Saved ${ago(r.updated)}.` : "";
+    } catch (e) {
+      /* no notepad for this viewer */
+    }
+  }
+  async function reload() {
+    const g = ctx.game();
+    const jobs = [api("GET", `/api/games/${eid}/chat?channel=spectators`).then((r) => (T.messages.spectators = r.messages))];
+    if (g.my_side) {
+      jobs.push(
+        api("GET", `/api/games/${eid}/chat?channel=players`).then((r) => {
+          T.messages.players = r.messages;
+          T.unread = r.unread || 0;
+        }),
+      );
+      jobs.push(api("GET", `/api/games/${eid}/offers`).then(setOffers));
+      if (T.notes !== g.my_side) jobs.push(loadNotes());
+    } else T.tab = "spectators";
+    await Promise.all(jobs.map((j) => j.catch(() => null)));
+    render();
+  }
+
+  function renderBar() {
+    const g = ctx.game();
+    const bits = [];
+    if (g.my_side && g.status === "active") {
+      if (T.confirmResign) {
+        bits.push(
+          h("span", { class: "confirm-text" }, h("strong", {}, "Resign this game?"), " The other side wins; it cannot be taken back."),
+          h("button", { class: "danger", id: "resign-yes", onclick: resign }, "Resign"),
+          h("button", { id: "resign-no", onclick: () => ((T.confirmResign = false), render()) }, "Cancel"),
+        );
+      } else {
+        bits.push(h("button", { id: "resign", onclick: () => ((T.confirmResign = true), render(), $("#resign-no").focus()) }, "⚑ Resign"));
+        const vsBot = g.seats.some((s) => s.bot);
+        if (!vsBot && !T.offers.some((o) => o.kind === "draw")) bits.push(h("button", { id: "offer-draw", onclick: () => offer("draw") }, "Offer a draw"));
+      }
+    }
+    if (g.my_side && g.status === "finished") {
+      if (T.rematch) bits.push(h("a", { class: "button primary", id: "go-rematch", href: `#/game/${T.rematch}` }, "Go to the rematch"));
+      else if (!T.offers.some((o) => o.kind === "rematch")) {
+        bits.push(
+          h("button", { id: "offer-rematch", onclick: () => offer("rematch", false) }, "Offer a rematch"),
+          h("button", { id: "offer-rematch-swap", onclick: () => offer("rematch", true) }, "… with sides swapped"),
+        );
+      }
+    }
+    put(bar, bits);
+    bar.hidden = !bits.length;
+  }
+  function renderOffers() {
+    const mine = (o) => o.from === me();
+    const what = (o) => (o.kind === "draw" ? "a draw" : o.swap ? "a rematch with the sides swapped" : "a rematch, same sides");
+    put(
+      offersBox,
+      T.offers.map((o) =>
+        h(
+          "div",
+          { class: "offer", dataset: { kind: o.kind } },
+          mine(o) ? h("span", {}, `You offered ${what(o)}. `) : h("span", {}, h("strong", {}, o.from), ` offers ${what(o)}. `),
+          mine(o)
+            ? h("button", { class: "offer-withdraw", onclick: () => answer(o.kind, "withdraw") }, "Withdraw")
+            : [h("button", { class: "primary offer-accept", onclick: () => answer(o.kind, "accept") }, "Accept"), h("button", { class: "offer-decline", onclick: () => answer(o.kind, "decline") }, "Decline")],
+        ),
+      ),
+    );
+    offersBox.hidden = !T.offers.length;
+  }
+  function renderTabs() {
+    const g = ctx.game();
+    const tab = (id, label, extra) =>
+      h("button", { class: `tab${T.tab === id ? " current" : ""}`, id: `talk-tab-${id}`, role: "tab", onclick: () => ((T.tab = id), render()) }, label, extra);
+    const badge = T.unread > 0 && T.tab !== "players" ? h("span", { class: "badge", id: "chat-unread", title: "Unread messages" }, String(T.unread)) : null;
+    put(
+      tabs,
+      g.my_side ? tab("players", "Chat ", badge) : null,
+      g.my_side && T.hideSpectators ? null : tab("spectators", "Spectators"),
+      g.my_side ? tab("notes", "Notes") : null,
+      g.my_side
+        ? h("label", { class: "inline hide-spectators", title: "Hide the spectators' chat" }, h("input", { type: "checkbox", id: "hide-spectators", checked: T.hideSpectators, onchange: (ev) => {
+              T.hideSpectators = ev.target.checked;
+              localStorage.setItem("muster-hide-spectators", T.hideSpectators ? "1" : "0");
+              if (T.hideSpectators && T.tab === "spectators") T.tab = "players";
+              render();
+            } }), " hide spectators")
+        : null,
+    );
+  }
+  function renderList() {
+    const held = T.messages[T.tab] || [];
+    const stick = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    put(
+      list,
+      held.length
+        ? held.map((m) =>
+            h(
+              "li",
+              { class: `chat-msg${m.from === me() ? " mine" : ""}`, dataset: { n: m.n } },
+              h("span", { class: "chat-from" }, m.from),
+              " ",
+              h("span", { class: "muted chat-at", title: new Date(m.at * 1000).toLocaleString() }, ago(m.at)),
+              S.user && m.from !== me() ? h("button", { class: "link-btn chat-mute", title: `Mute ${m.from} in every game`, onclick: () => mute(m.from) }, "mute") : null,
+              h("div", { class: "chat-text" }, m.text),
+            ),
+          )
+        : h("li", { class: "muted empty" }, T.tab === "players" ? "No messages yet. Only the players read this chat." : "No spectators' messages yet."),
+    );
+    if (stick || held.length < 3) list.scrollTop = list.scrollHeight;
+  }
+  function render() {
+    const g = ctx.game();
+    if (!g.my_side && T.tab !== "spectators") T.tab = "spectators";
+    renderBar();
+    renderOffers();
+    renderTabs();
+    const onNotes = T.tab === "notes";
+    chatPane.hidden = onNotes;
+    notesPane.hidden = !onNotes;
+    if (!onNotes) renderList();
+    // Who may post where: players in their channel, logged-in spectators in theirs.
+    const canPost = S.user && (T.tab === "players" ? !!g.my_side : !g.my_side);
+    form.hidden = !canPost;
+    if (T.tab === "players") markSeen();
+  }
+  function onSocket(msg) {
+    if (msg.type === "chat") {
+      add(msg.message);
+      return true;
+    }
+    if (msg.type === "offers") {
+      if (msg.closed && msg.closed.why === "declined" && !T.offers.some((o) => o.kind === msg.closed.kind && o.from !== me())) flash(`Your ${msg.closed.kind} offer was declined.`);
+      setOffers(msg);
+      return true;
+    }
+    if (msg.type === "state" && msg.offers) setOffers(msg);
+    return false;
+  }
+  document.addEventListener("visibilitychange", markSeen);
+  return { el, onSocket, update: render, reload, cleanup: () => document.removeEventListener("visibilitychange", markSeen) };
 }
 
 // ---------------------------------------------------------------------------------------------

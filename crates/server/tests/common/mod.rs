@@ -2,12 +2,16 @@
 //! client.
 #![allow(dead_code)]
 
+use futures_util::StreamExt;
 use muster_server::testing::TempPostgres;
 use muster_server::{AppState, Config, serve_on, state};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::OnceLock;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 pub fn registry() -> muster_core::Registry {
     let mut r = muster_core::Registry::new();
@@ -197,4 +201,45 @@ impl Client {
 
 pub fn kind(v: &Value) -> &str {
     v["error"]["kind"].as_str().unwrap_or("")
+}
+
+/// The game socket, as a client would open it.
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens the game socket as `client` (its cookies), with `query` and an optional `Origin`.
+pub async fn open(
+    addr: SocketAddr,
+    client: Option<&Client>,
+    id: &str,
+    query: &str,
+    origin: Option<&str>,
+) -> Result<Ws, tokio_tungstenite::tungstenite::Error> {
+    let mut req = format!("ws://{addr}/api/games/{id}/ws{query}")
+        .into_client_request()
+        .unwrap();
+    if let Some(c) = client {
+        req.headers_mut()
+            .insert("cookie", c.cookies().parse().unwrap());
+    }
+    if let Some(o) = origin {
+        req.headers_mut().insert("origin", o.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(req)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+/// The next JSON message (pings are skipped).
+pub async fn next(ws: &mut Ws) -> Value {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message within 10 s")
+            .expect("the socket is open")
+            .expect("a readable message");
+        if let Message::Text(t) = m {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
 }
