@@ -38,7 +38,9 @@ pub struct NotificationsBody {
 /// Tells a member set to `null` (`Some(None)`) from one left out (`None`).
 mod optional {
     use serde::{Deserialize, Deserializer};
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Option<String>>, D::Error> {
         Option::<String>::deserialize(d).map(Some)
     }
 }
@@ -54,7 +56,10 @@ pub async fn set_notifications(
     let b: NotificationsBody = parse_body(&body)?;
     let mut a = notify::load(&state, &user.id).await?;
     if let Some(email) = b.email {
-        let email = email.filter(|e| !e.trim().is_empty()).map(|e| notify::check_email(&e)).transpose()?;
+        let email = email
+            .filter(|e| !e.trim().is_empty())
+            .map(|e| notify::check_email(&e))
+            .transpose()?;
         if email != a.email {
             a.mail = true; // a new address: mail on, as by default
         }

@@ -282,12 +282,18 @@ pub fn save(user: &str, a: &Account) -> Stmt {
 
 /// Checks a webhook address: http(s), a host, and (unless private hooks are allowed) not an
 /// address literal inside a private network. Names are checked again when they are called.
-pub fn check_hook_url(url: &str, allow_private: bool) -> ApiResult<reqwest::Url> {
-    let bad = |m: String| ApiError::new(axum::http::StatusCode::UNPROCESSABLE_ENTITY, "bad_webhook", m);
+pub fn check_hook_url(url: &str, allow_private: bool) -> ApiResult<url::Url> {
+    let bad = |m: String| {
+        ApiError::new(
+            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_webhook",
+            m,
+        )
+    };
     if url.len() > 2000 {
         return Err(bad("a webhook address is at most 2000 characters".into()));
     }
-    let u = reqwest::Url::parse(url).map_err(|e| bad(format!("{url:?} is not a URL: {e}")))?;
+    let u = url::Url::parse(url).map_err(|e| bad(format!("{url:?} is not a URL: {e}")))?;
     if !matches!(u.scheme(), "http" | "https") {
         return Err(bad(format!(
             "a webhook address starts with http:// or https://, not {}:",
@@ -360,7 +366,6 @@ pub fn check_email(addr: &str) -> ApiResult<String> {
 /// The notification task: takes queued events one by one, decides from the account's
 /// settings what to send, and starts each delivery (at most [`MAX_DELIVERIES`] at once).
 pub async fn run(state: AppState, mut rx: mpsc::Receiver<Event>) {
-    let _ = rustls::crypto::ring::default_provider().install_default();
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_DELIVERIES));
     let mailer = state.notify.settings.smtp.as_deref().and_then(|url| {
         use lettre::{AsyncSmtpTransport, Tokio1Executor};
@@ -437,7 +442,10 @@ async fn mail_due(state: &AppState, e: &Event) -> bool {
             .and_then(|r| r.try_get(0).ok());
     if let Some(last) = last {
         let recent = now - last < settings.mail_interval.as_secs() as i64;
-        let looked_since = state.notify.looked_at(&e.game, &e.to).is_some_and(|t| t > last);
+        let looked_since = state
+            .notify
+            .looked_at(&e.game, &e.to)
+            .is_some_and(|t| t > last);
         if recent && !looked_since {
             return false;
         }
@@ -560,22 +568,85 @@ async fn call_once(settings: &Settings, hook: &str, payload: &Value) -> Result<(
     if !settings.allow_private_hooks && addrs.iter().any(|a| is_private(a.ip())) {
         return Err(format!("{host} resolves to a private address; not called"));
     }
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .timeout(settings.hook_timeout)
-        .resolve(&host, first)
-        .user_agent("Muster notifications")
-        .build()
+    let body = serde_json::to_vec(payload).map_err(|e| e.to_string())?;
+    let path = match u.query() {
+        Some(q) => format!("{}?{q}", u.path()),
+        None => u.path().to_string(),
+    };
+    let authority = match u.port() {
+        Some(p) => format!("{host}:{p}"),
+        None => host.clone(),
+    };
+    let request = hyper::Request::post(path)
+        .header(hyper::header::HOST, authority)
+        .header(hyper::header::CONTENT_TYPE, "application/json")
+        .header(hyper::header::USER_AGENT, "Muster notifications")
+        .body(http_body_util::Full::new(axum::body::Bytes::from(body)))
         .map_err(|e| e.to_string())?;
-    let answer = client
-        .post(u)
-        .json(payload)
-        .send()
+    let https = u.scheme() == "https";
+    let call = async move {
+        let tcp = tokio::net::TcpStream::connect(first)
+            .await
+            .map_err(|e| format!("connecting to {first}: {e}"))?;
+        let status = if https {
+            let name =
+                rustls::pki_types::ServerName::try_from(host.trim_matches(['[', ']']).to_string())
+                    .map_err(|e| format!("{host}: {e}"))?;
+            let tls = tls_connector()
+                .connect(name, tcp)
+                .await
+                .map_err(|e| format!("TLS with {host}: {e}"))?;
+            send_request(tls, request).await?
+        } else {
+            send_request(tcp, request).await?
+        };
+        Ok::<_, String>(status)
+    };
+    let status = tokio::time::timeout(settings.hook_timeout, call)
         .await
-        .map_err(|e| e.to_string())?;
-    if answer.status().is_success() {
+        .map_err(|_| format!("no answer within {} s", settings.hook_timeout.as_secs_f32()))??;
+    if status.is_success() {
         Ok(())
     } else {
-        Err(format!("answered {}", answer.status()))
+        Err(format!("answered {status}"))
     }
+}
+
+/// One HTTP/1.1 request on a fresh connection; its answer's status.
+async fn send_request<S>(
+    stream: S,
+    request: hyper::Request<http_body_util::Full<axum::body::Bytes>>,
+) -> Result<hyper::StatusCode, String>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let (mut sender, connection) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .map_err(|e| e.to_string())?;
+    tokio::spawn(connection);
+    let answer = sender
+        .send_request(request)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(answer.status())
+}
+
+/// TLS for webhooks: rustls with the ring provider and the Mozilla roots (webpki-roots).
+fn tls_connector() -> tokio_rustls::TlsConnector {
+    static CONFIG: std::sync::OnceLock<Arc<rustls::ClientConfig>> = std::sync::OnceLock::new();
+    let config = CONFIG.get_or_init(|| {
+        let roots = rustls::RootCertStore {
+            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+        };
+        let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .expect("ring supports the default TLS versions")
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+        Arc::new(config)
+    });
+    tokio_rustls::TlsConnector::from(config.clone())
 }

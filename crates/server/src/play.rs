@@ -4,8 +4,8 @@
 
 use crate::auth::{ClientAddr, MaybeUser, RequireUser, User, check_csrf, random_token, random_u64};
 use crate::db::Stmt;
-use crate::notify;
 use crate::error::{ApiError, ApiResult};
+use crate::notify;
 use crate::{AppState, Body, now, parse_body};
 use axum::Json;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};

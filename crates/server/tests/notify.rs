@@ -175,7 +175,10 @@ async fn play_turn(c: &Client, id: &str) {
         g = v;
     }
     let g = c.wait_my_turn(id).await;
-    assert_eq!(g["status"], "active", "the game ended too soon for this test");
+    assert_eq!(
+        g["status"], "active",
+        "the game ended too soon for this test"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -266,7 +269,10 @@ async fn the_unsubscribe_link_turns_mail_off_without_logging_in() {
         let mail = next_mail(&mut mails, Duration::from_secs(20))
             .await
             .expect("a your-turn mail");
-        let start = mail.data.find("http://muster.example/api/unsubscribe").unwrap();
+        let start = mail
+            .data
+            .find("http://muster.example/api/unsubscribe")
+            .unwrap();
         let link = mail.data[start..].split_whitespace().next().unwrap();
         let path = link.strip_prefix("http://muster.example").unwrap();
         // A browser without Bob's session: no cookie, no CSRF token.
@@ -364,8 +370,14 @@ async fn webhook_gets_the_event_payload_and_is_retried_after_a_failed_answer() {
             .game_vs_bot("freemans-farm", "british", "random")
             .await;
         let wait = Duration::from_secs(10);
-        let first = tokio::time::timeout(wait, calls.recv()).await.unwrap().unwrap();
-        let again = tokio::time::timeout(wait, calls.recv()).await.unwrap().unwrap();
+        let first = tokio::time::timeout(wait, calls.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        let again = tokio::time::timeout(wait, calls.recv())
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(first, again, "the retry carries the same payload");
         assert_eq!(first["event"], "your_turn");
         assert_eq!(first["game"], id.as_str());
@@ -399,9 +411,7 @@ async fn a_webhook_that_never_answers_does_not_slow_moves() {
             json!({"webhook": format!("http://127.0.0.1:{port}/hook")}),
         )
         .await;
-        let id = dave
-            .game_vs_bot("freemans-farm", "british", "random")
-            .await;
+        let id = dave.game_vs_bot("freemans-farm", "british", "random").await;
         let started = Instant::now();
         for _ in 0..4 {
             play_turn(&dave, &id).await;
@@ -409,7 +419,10 @@ async fn a_webhook_that_never_answers_does_not_slow_moves() {
         let took = started.elapsed();
         // Each turn's call hangs for a minute (cut after 1 s, three tries); the moves do not
         // wait for any of them.
-        assert!(took < Duration::from_secs(4), "four turns took {took:?} ({db})");
+        assert!(
+            took < Duration::from_secs(4),
+            "four turns took {took:?} ({db})"
+        );
         assert!(calls.recv().await.is_some(), "the hook was called");
     }
 }
@@ -430,7 +443,10 @@ async fn bad_notification_settings_are_refused_and_nothing_is_stored() {
             (json!({"webhook": "http://127.0.0.1:9/hook"}), "bad_webhook"),
             (json!({"webhook": "http://10.1.2.3/hook"}), "bad_webhook"),
             (json!({"webhook": "http://[::1]/hook"}), "bad_webhook"),
-            (json!({"webhook": "http://169.254.169.254/latest"}), "bad_webhook"),
+            (
+                json!({"webhook": "http://169.254.169.254/latest"}),
+                "bad_webhook",
+            ),
             (json!({"email": "no at sign"}), "bad_email"),
             (
                 json!({"email": "ok@example.com", "events": {"bogus": true}}),
