@@ -30,7 +30,11 @@ enum Request {
         record: Value,
     },
     Act {
-        action: String,
+        #[serde(default)]
+        action: Option<String>,
+        /// A batch: several decisions applied as one, all or none (docs/protocol.md, `act`).
+        #[serde(default)]
+        actions: Option<Vec<String>>,
         #[serde(default)]
         side: Option<String>,
     },
@@ -159,8 +163,25 @@ impl Engine {
                 self.game = Some(self.registry.replay(&record)?);
                 self.status(Vec::new())
             }
-            Request::Act { action, side } => {
-                let events = self.current_mut()?.act(side.as_deref(), &action)?;
+            Request::Act {
+                action,
+                actions,
+                side,
+            } => {
+                let m = self.current_mut()?;
+                let events = match (action, actions) {
+                    (Some(a), None) => m.act(side.as_deref(), &a)?,
+                    (None, Some(list)) => {
+                        let list: Vec<&str> = list.iter().map(String::as_str).collect();
+                        m.act_batch(side.as_deref(), &list)?
+                    }
+                    _ => {
+                        return Err(Error::new(
+                            ErrorKind::BadRequest,
+                            "act takes either action (one decision) or actions (a batch), not both or neither",
+                        ));
+                    }
+                };
                 self.status(events)
             }
             Request::Undo { side } => {

@@ -1,9 +1,9 @@
 //! End-to-end tests of the browser client in headless Chromium (issue 7 §3): for every game in
 //! the registry, a new player signs up, starts a game against a bot, plays by clicking the
 //! board (buttons only where a choice has no place on the map), sees the log and the bot's
-//! reply, reloads the page and goes on. A screenshot of each board (of each game that has a
-//! board renderer) goes to `docs/screenshots/<game>.png`; the other pictures (phone width,
-//! lobby, rules, replay, confirmation, failures) go to the target folder.
+//! reply, reloads the page and goes on. The layout check of issue 17 saves each game's page at
+//! 1366x768 and 390x844 as `docs/screenshots/<game>-desktop.png` and `<game>-phone.png`; the
+//! other pictures (lobby, rules, replay, confirmation, failures) go to the target folder.
 //!
 //! Chromium comes from Debian (`scripts/test` installs it). Without it this test fails with a
 //! clear message: it never skips silently. `MUSTER_CHROMIUM` names another binary.
@@ -116,6 +116,7 @@ async fn page_state(page: &Page) -> R<Value> {
             state: document.body.dataset.state || "",
             version: Number(document.body.dataset.version || -1),
             actions: Number(document.body.dataset.actions || 0),
+            sent: Number(document.body.dataset.sent || 0),
             log: document.querySelectorAll("#log li.entry").length,
             hash: location.hash,
             busy: !!document.body.dataset.busy,
@@ -237,9 +238,15 @@ struct Play {
     board_clicks: usize,
     button_clicks: usize,
     confirms: usize,
+    /// Decisions held back as a draft and sent with the next click as one batch.
+    drafts: usize,
+    /// How many actions the record held before the last decision (what an undo goes back to).
+    actions_before: usize,
     bot_replies: usize,
     log_after_reply: usize,
     undos: usize,
+    /// Actions taken back by undos.
+    undone: usize,
 }
 
 /// Waits until it is the player's decision (or the game is over) and returns the state.
@@ -258,6 +265,32 @@ async fn wait_my_turn(page: &Page) -> R<Value> {
 /// times, and whenever no button remains), otherwise the suggested button.
 async fn decide(page: &Page, play: &mut Play, prefer_board: bool, shot: &Path) -> R<()> {
     let before = page_state(page).await?;
+    play.actions_before = before["actions"].as_u64().unwrap_or(0) as usize;
+    for round in 0..3 {
+        choose_once(page, play, prefer_board || round > 0, shot).await?;
+        // A click that only selected (a draft): the next click sends it with its choice.
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let drafted: bool = eval(page, "Number(document.body.dataset.draft || 0) > 0").await?;
+        if !drafted {
+            break;
+        }
+        play.drafts += 1;
+    }
+    let v0 = before["version"].as_i64().unwrap_or(-1);
+    wait_for(
+        page,
+        &format!("!document.body.dataset.busy && Number(document.body.dataset.version) > {v0}"),
+        "the decision to be taken",
+        30,
+    )
+    .await?;
+    play.decisions += 1;
+    Ok(())
+}
+
+/// One click of a decision: a board target, a button or a map choice, then its menu choice
+/// and confirmation if any.
+async fn choose_once(page: &Page, play: &mut Play, prefer_board: bool, shot: &Path) -> R<()> {
     let targets: usize = eval(
         page,
         r##"document.querySelectorAll("#board [data-target]").length"##,
@@ -335,15 +368,6 @@ async fn decide(page: &Page, play: &mut Play, prefer_board: bool, shot: &Path) -
         }
         play.confirms += 1;
     }
-    let v0 = before["version"].as_i64().unwrap_or(-1);
-    wait_for(
-        page,
-        &format!("!document.body.dataset.busy && Number(document.body.dataset.version) > {v0}"),
-        "the decision to be taken",
-        30,
-    )
-    .await?;
-    play.decisions += 1;
     Ok(())
 }
 
@@ -367,35 +391,22 @@ async fn play_one(base: &str, game: &str, profile: &Path, shots: &Path) -> R<Pla
     result
 }
 
-async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
+/// Signs a new player up (named after `game` and `tag`) and starts a game against the random
+/// bot: `scenario` and `side`, or the first of each. Whether the game has a board renderer.
+async fn sign_up_and_start(
+    page: &Page,
+    game: &str,
+    tag: &str,
+    choice: Option<(&str, &str)>,
+    shots: &Path,
+) -> R<bool> {
     // Sign up.
-    wait_for(
-        page,
-        r##"document.querySelector("#signup-form")"##,
-        "the sign-up form",
-        30,
-    )
-    .await?;
     let name = format!(
-        "e2e_{}",
+        "e2e{tag}_{}",
         game.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
     );
     let name = &name[..name.len().min(24)];
-    type_into(page, "#signup-name", name).await?;
-    type_into(page, "#signup-password", "correct horse battery").await?;
-    click(
-        page,
-        r##"document.querySelector("#signup-submit")"##,
-        "Create account",
-    )
-    .await?;
-    wait_for(
-        page,
-        r##"document.querySelector("#my-games") && document.body.dataset.state === "ready""##,
-        "the lobby after sign-up",
-        30,
-    )
-    .await?;
+    sign_up(page, name).await?;
     let who: String = eval(page, r##"document.querySelector("#who").textContent"##).await?;
     if !who.contains(name) {
         return Err(format!("the top bar does not name the new player: {who:?}"));
@@ -411,17 +422,27 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
     )
     .await?;
     select(page, "#new-game-game", game).await?;
-    let scenario: String = eval(
-        page,
-        r##"document.querySelector("#new-game-scenario").options[0].value"##,
-    )
-    .await?;
+    let scenario: String = match choice {
+        Some((scenario, _)) => scenario.to_string(),
+        None => {
+            eval(
+                page,
+                r##"document.querySelector("#new-game-scenario").options[0].value"##,
+            )
+            .await?
+        }
+    };
     select(page, "#new-game-scenario", &scenario).await?;
-    let side: String = eval(
-        page,
-        r##"document.querySelector("#new-game-side").options[0].value"##,
-    )
-    .await?;
+    let side: String = match choice {
+        Some((_, side)) => side.to_string(),
+        None => {
+            eval(
+                page,
+                r##"document.querySelector("#new-game-side").options[0].value"##,
+            )
+            .await?
+        }
+    };
     select(page, "#new-game-side", &side).await?;
     click(
         page,
@@ -453,6 +474,12 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
         .await?;
     }
 
+    Ok(has_renderer)
+}
+
+async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
+    let has_renderer = sign_up_and_start(page, game, "", None, shots).await?;
+
     // Play until the bot has answered at least once, after a few clicks on the board.
     let confirm_shot = shots.join(format!("{game}-confirm.png"));
     let mut play = Play::default();
@@ -463,7 +490,8 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
             break;
         }
         let actions = st["actions"].as_u64().unwrap_or(0) as usize;
-        let mine = play.decisions - play.undos;
+        // The actions this page sent (a batch counts all of its actions), less those undone.
+        let mine = (st["sent"].as_u64().unwrap_or(0) as usize).saturating_sub(play.undone);
         if actions > mine && reply_seen_at.is_none() {
             // The record holds decisions the player did not make: the bot's.
             play.bot_replies = actions - mine;
@@ -493,13 +521,14 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
                     page,
                     &format!(
                         "!document.body.dataset.busy && Number(document.body.dataset.version) > {v0} && Number(document.body.dataset.actions) === {}",
-                        actions - 1
+                        play.actions_before
                     ),
                     "the undo",
                     30,
                 )
                 .await?;
                 play.undos += 1;
+                play.undone += actions - play.actions_before;
                 continue;
             }
         }
@@ -610,13 +639,9 @@ async fn drive(page: &Page, game: &str, shots: &Path) -> R<Play> {
         r##"(window.scrollTo(0, 0), document.querySelectorAll(".board-wrap").forEach(w => w.scrollTo(0, 0)), true)"##,
     )
     .await?;
-    // A game without a board renderer has no board to show: its picture stays out of docs/.
-    let picture = if has_renderer {
-        repo_root().join("docs/screenshots")
-    } else {
-        shots.to_path_buf()
-    };
-    screenshot(page, &picture.join(format!("{game}.png"))).await?;
+    // The README's pictures come from the layout check (every_game_fits_a_laptop_and_a_phone);
+    // this one stays with the other pictures of the run.
+    screenshot(page, &shots.join(format!("{game}.png"))).await?;
 
     // Phone width: one column, nothing wider than the screen.
     page.execute(SetDeviceMetricsOverrideParams::new(390, 844, 2.0, true))
@@ -772,4 +797,753 @@ async fn every_game_plays_in_the_browser() {
         shots.display(),
         failures.join("\n")
     );
+}
+
+/// A group move of each game (issue 17): what the first click selects, what the second sends.
+struct Gesture {
+    game: &'static str,
+    scenario: &'static str,
+    side: &'static str,
+    /// The target that starts the gesture (held back as a draft).
+    first: &'static str,
+    /// The targets that complete it (any that undo can take back).
+    second: &'static str,
+    /// The fewest actions the batch holds.
+    min_batch: usize,
+    /// What the group is, for the report.
+    what: &'static str,
+}
+
+const GESTURES: &[Gesture] = &[
+    Gesture {
+        game: "battles",
+        scenario: "freemans-farm",
+        side: "american",
+        first: r#"#board [data-target][data-actions^="select "]:not([data-actions*="|"])"#,
+        second: r#"#board [data-target][data-actions^="move "]"#,
+        min_batch: 2,
+        what: "a unit's move: select it, then its hex (select + move)",
+    },
+    Gesture {
+        game: "supply-lines",
+        scenario: "standard",
+        side: "crown",
+        first: r#"#board [data-target][data-actions^="from "]:not([data-actions*="|"])"#,
+        second: r#"#board [data-target][data-actions^="to "]"#,
+        min_batch: 2,
+        what: "a supply move: its source, then its destination (from + to)",
+    },
+    Gesture {
+        game: "concord",
+        scenario: "standard",
+        side: "british",
+        first: r#"#board [data-target="region"][data-actions^="move "]:not([data-actions*="|"])"#,
+        second: r#"#board [data-target="region"][data-actions^="to "]"#,
+        min_batch: 3,
+        what: "a group move: the region (move + a pick of every unit that may go), then the first region of the march",
+    },
+    Gesture {
+        game: "bunker-hill",
+        scenario: "standard",
+        side: "british",
+        first: r#"#board [data-target][data-actions^="move "]:not([data-actions*="|"])"#,
+        second: r#"#board [data-target][data-actions^="go "]"#,
+        min_batch: 2,
+        what: "a group move: the region, then the destination with its group of like counters (move + go per counter)",
+    },
+];
+
+/// Plays up to the first position where the gesture can start, makes it, checks that it was
+/// one batch (one version, all its actions), undoes it with one key and checks that all of it
+/// went back. Screenshots of the selection at laptop and phone size go to `shots`.
+async fn group_gesture(page: &Page, g: &Gesture, shots: &Path) -> R<String> {
+    sign_up_and_start(page, g.game, "g", Some((g.scenario, g.side)), shots).await?;
+    let shot = shots.join(format!("{}-group-confirm.png", g.game));
+    let mut play = Play::default();
+    for _ in 0..60 {
+        let st = wait_my_turn(page).await?;
+        if st["state"] == "over" {
+            return Err("the game ended before a group move came up".into());
+        }
+        let ready: bool = eval(page, &format!("!!document.querySelector({:?})", g.first)).await?;
+        if !ready {
+            decide(page, &mut play, true, &shot).await?;
+            continue;
+        }
+        let (v0, a0) = (
+            st["version"].as_i64().unwrap_or(-1),
+            st["actions"].as_u64().unwrap_or(0),
+        );
+        click(
+            page,
+            &format!("document.querySelector({:?})", g.first),
+            "the group's first target",
+        )
+        .await?;
+        wait_for(page, "Number(document.body.dataset.draft || 0) > 0 && !!document.querySelector('#draft:not([hidden])')", "the selection (a draft)", 20).await?;
+        let held: u64 = eval(page, "Number(document.body.dataset.draft)").await?;
+        let version: i64 = eval(page, "Number(document.body.dataset.version)").await?;
+        if version != v0 {
+            return Err(format!("the selection was sent: version {v0} → {version}"));
+        }
+        screenshot(page, &shots.join(format!("{}-group-desktop.png", g.game))).await?;
+        page.execute(SetDeviceMetricsOverrideParams::new(390, 844, 2.0, true))
+            .await
+            .map_err(|e| format!("phone emulation: {e}"))?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        screenshot(page, &shots.join(format!("{}-group-phone.png", g.game))).await?;
+        page.execute(SetDeviceMetricsOverrideParams::new(1366, 768, 1.0, false))
+            .await
+            .map_err(|e| format!("laptop emulation: {e}"))?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // The second click: a destination whose actions undo can take back, the biggest group.
+        let second = format!(
+            r##"(() => {{ const irr = new Set((S.page.draft ? S.page.draft.game.irreversible : S.page.game.irreversible) || []);
+                const els = [...document.querySelectorAll({:?})].filter(el => el.dataset.actions.split("|").every(a => !irr.has(a)));
+                els.sort((a, b) => b.dataset.actions.split("|").length - a.dataset.actions.split("|").length);
+                return els[0] || null; }})()"##,
+            g.second
+        );
+        click(page, &second, "the group's destination").await?;
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        if eval::<bool>(page, r##"!!document.querySelector("#target-menu")"##).await? {
+            screenshot(page, &shots.join(format!("{}-group-menu.png", g.game))).await?;
+            click(page, r##"[...document.querySelectorAll("#target-menu button[data-count]")].sort((a, b) => b.dataset.count - a.dataset.count)[0]"##, "the biggest group in the menu").await?;
+        }
+        if eval::<bool>(page, r##"!document.querySelector("#confirm").hidden"##).await? {
+            return Err("a move undo can take back asked for a confirmation".into());
+        }
+        wait_for(
+            page,
+            &format!(
+                "!document.body.dataset.busy && Number(document.body.dataset.version) === {}",
+                v0 + 1
+            ),
+            "the batch, one version on",
+            30,
+        )
+        .await?;
+        let after = page_state(page).await?;
+        let a1 = after["actions"].as_u64().unwrap_or(0);
+        let batch = a1.saturating_sub(a0);
+        if batch < g.min_batch as u64 || batch <= held {
+            return Err(format!(
+                "the gesture sent {batch} actions (held {held}), not at least {} in one batch: {after}",
+                g.min_batch
+            ));
+        }
+        screenshot(page, &shots.join(format!("{}-group-done.png", g.game))).await?;
+        // One undo takes the whole batch back.
+        let can_undo: bool = eval(page, r##"!!document.querySelector("#undo")"##).await?;
+        if !can_undo {
+            return Err(format!("no undo after the batch: {after}"));
+        }
+        page.find_element("body")
+            .await
+            .map_err(|e| e.to_string())?
+            .press_key("u")
+            .await
+            .map_err(|e| format!("pressing u: {e}"))?;
+        wait_for(page, &format!("!document.body.dataset.busy && Number(document.body.dataset.version) === {} && Number(document.body.dataset.actions) === {a0}", v0 + 2), "the undo of the whole batch", 30).await?;
+        return Ok(format!(
+            "{}: {} — {batch} actions in one batch ({held} held as the selection), undone with one key",
+            g.game, g.what
+        ));
+    }
+    Err("the group move never came up within 60 decisions".into())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_move_is_one_gesture_one_batch_and_one_undo_in_every_game() {
+    chromium();
+    let registry = muster_cli::registry(None).expect("the registry");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let addr = start_server(dir.path()).await.expect("the server starts");
+    let base = format!("http://{addr}");
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+    let mut failures = Vec::new();
+    for game in registry.games() {
+        let Some(g) = GESTURES.iter().find(|g| g.game == game.id) else {
+            failures.push(format!("{}: no group gesture is defined for it", game.id));
+            continue;
+        };
+        let profile = dir.path().join(format!("chromium-group-{}", g.game));
+        let (mut browser, pump) = launch(&profile).await.expect("Chromium starts");
+        let result = async {
+            let page = browser
+                .new_page(format!("{base}/#/login"))
+                .await
+                .map_err(|e| format!("opening the page: {e}"))?;
+            let r = group_gesture(&page, g, &shots).await;
+            if r.is_err() {
+                let _ =
+                    screenshot(&page, &shots.join(format!("{}-group-failure.png", g.game))).await;
+            }
+            r
+        }
+        .await;
+        let _ = browser.close().await;
+        let _ = browser.wait().await;
+        pump.abort();
+        match result {
+            Ok(report) => eprintln!("e2e group: {report}"),
+            Err(e) => failures.push(format!("{}: {e}", g.game)),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "group moves failed (screenshots in {}):\n{}",
+        shots.display(),
+        failures.join("\n")
+    );
+
+// -------------------------------------------------------------------------------------------
+// Issue 17: what a player sees. Each test starts its own server and browser; helpers first.
+
+/// Opens a browser on a fresh page of `base`, runs `body`, closes the browser; on failure a
+/// picture of the page goes to the target folder as `<name>-failure.png`.
+async fn with_page<F, Fut, T>(base: &str, profile: &Path, name: &str, body: F) -> R<T>
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: std::future::Future<Output = R<T>>,
+{
+    let (mut browser, pump) = launch(profile).await?;
+    let page = browser
+        .new_page(format!("{base}/#/login"))
+        .await
+        .map_err(|e| format!("opening the page: {e}"))?;
+    let keep = page.clone();
+    let result = body(page).await;
+    if result.is_err() {
+        let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+        let _ = screenshot(&keep, &shots.join(format!("{name}-failure.png"))).await;
+    }
+    let _ = browser.close().await;
+    let _ = browser.wait().await;
+    pump.abort();
+    result
+}
+
+/// A server of its own for one test (Chromium checked first), and its address.
+async fn test_server() -> (tempfile::TempDir, String) {
+    let _ = chromium();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let addr = start_server(dir.path()).await.expect("the server starts");
+    (dir, format!("http://{addr}"))
+}
+
+fn game_ids() -> Vec<String> {
+    let registry = muster_cli::registry(None).expect("the registry");
+    registry.games().iter().map(|g| g.id.clone()).collect()
+}
+
+async fn sign_up(page: &Page, name: &str) -> R<()> {
+    wait_for(
+        page,
+        r##"document.querySelector("#signup-form")"##,
+        "the sign-up form",
+        30,
+    )
+    .await?;
+    let name = &name[..name.len().min(24)];
+    type_into(page, "#signup-name", name).await?;
+    type_into(page, "#signup-password", "correct horse battery").await?;
+    click(
+        page,
+        r##"document.querySelector("#signup-submit")"##,
+        "Create account",
+    )
+    .await?;
+    wait_for(
+        page,
+        r##"document.querySelector("#my-games") && document.body.dataset.state === "ready""##,
+        "the lobby after sign-up",
+        30,
+    )
+    .await
+}
+
+async fn open_new_game_form(page: &Page) -> R<()> {
+    eval::<bool>(page, r##"(location.hash = "#/new", true)"##).await?;
+    wait_for(
+        page,
+        r##"document.querySelector("#new-game-form") && document.body.dataset.state === "ready""##,
+        "the new-game form",
+        30,
+    )
+    .await
+}
+
+/// Starts a game against the computer from the form: `scenario` and `side` by id, or the
+/// first offered when `None`.
+async fn start_against_bot(
+    page: &Page,
+    game: &str,
+    scenario: Option<&str>,
+    side: Option<&str>,
+    level: &str,
+) -> R<()> {
+    open_new_game_form(page).await?;
+    select(page, "#new-game-game", game).await?;
+    let first: String = eval(
+        page,
+        r##"document.querySelector("#new-game-scenario").options[0].value"##,
+    )
+    .await?;
+    select(page, "#new-game-scenario", scenario.unwrap_or(&first)).await?;
+    if let Some(side) = side {
+        select(page, "#new-game-side", side).await?;
+    }
+    click(
+        page,
+        r##"document.querySelector("#opp-bot")"##,
+        "the computer opponent",
+    )
+    .await?;
+    select(page, "#new-game-level", level).await?;
+    click(
+        page,
+        r##"document.querySelector("#new-game-submit")"##,
+        "Start the game",
+    )
+    .await?;
+    wait_for(page, r##"location.hash.startsWith("#/game/") && ["my-turn", "waiting", "over"].includes(document.body.dataset.state)"##, "the game page", 30).await
+}
+
+/// Plays (the suggested button first, else a board target) until the bot has taken a turn
+/// that left marks on the board, and it is the player's decision again. Returns the number of
+/// decisions made.
+async fn play_until_marked(page: &Page, limit: usize) -> R<usize> {
+    let mut play = Play::default();
+    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e/marks-confirm.png");
+    for _ in 0..limit {
+        let st = wait_my_turn(page).await?;
+        if st["state"] == "over" {
+            return Err(format!("the game ended before the bot left a mark: {st}"));
+        }
+        let marks: usize = eval(
+            page,
+            r##"document.querySelectorAll("#board [data-recent]").length"##,
+        )
+        .await?;
+        if marks > 0 {
+            return Ok(play.decisions);
+        }
+        decide(page, &mut play, false, &shot).await?;
+    }
+    Err(format!(
+        "no mark of the bot's moves after {limit} decisions: {}",
+        page_state(page).await?
+    ))
+}
+
+/// Every `[data-recent]` mark of a moved or arrived piece sits on a drawn piece or area.
+const MARKS_ON_PIECES: &str = r##"(() => {
+    const off = [];
+    for (const m of document.querySelectorAll('#board [data-recent="moved"], #board [data-recent="arrived"]')) {
+        const r = m.getBoundingClientRect();
+        const x = r.left + r.width / 2, y = r.top + r.height / 2;
+        const board = document.querySelector("#board svg");
+        // The mark's centre in SVG units, tested against every piece's box.
+        const pieces = [...board.querySelectorAll("[data-unit], .sl-army, [data-area]")].filter(p => !p.closest("[data-target]") && !p.hasAttribute("data-target"));
+        const hit = pieces.some(p => { const b = p.getBoundingClientRect(); return x >= b.left - 2 && x <= b.right + 2 && y >= b.top - 2 && y <= b.bottom + 2; });
+        if (!hit) off.push(m.querySelector("title") ? m.querySelector("title").textContent : m.outerHTML.slice(0, 80));
+    }
+    return off;
+})()"##;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_marks_what_the_bot_did_and_steps_through_it() {
+    let games = game_ids();
+    let (dir, base) = test_server().await;
+    let mut failures = Vec::new();
+    for game in &games {
+        let profile = dir.path().join(format!("marks-{game}"));
+        let g = game.clone();
+        let r = with_page(&base, &profile, &format!("{game}-marks"), |page| async move {
+            sign_up(&page, &format!("marks_{}", g.replace('-', "_"))).await?;
+            start_against_bot(&page, &g, None, None, "random").await?;
+            let decisions = play_until_marked(&page, 60).await?;
+            // The panel above the log counts the others' steps and lists their log entries.
+            let n: i64 = eval(&page, "Number(document.body.dataset.recent || 0)").await?;
+            let shown: bool = eval(&page, r##"!document.querySelector("#recent").hidden"##).await?;
+            if n < 1 || !shown {
+                return Err(format!("the recent panel is missing: {n} steps, shown {shown}"));
+            }
+            let off: Vec<String> = eval(&page, MARKS_ON_PIECES).await?;
+            if !off.is_empty() {
+                return Err(format!("marks of moved pieces away from any piece: {off:?}"));
+            }
+            // ‹ shows the last step alone on a frozen board; › goes back to now.
+            click(&page, r##"document.querySelector("#recent-prev")"##, "‹").await?;
+            wait_for(&page, &format!("document.body.dataset.recentStep === '{n}' && document.querySelector('.board-wrap.stepping')"), "the last step", 10).await?;
+            let targets: usize = eval(&page, r##"document.querySelectorAll("#board [data-target]").length"##).await?;
+            if targets != 0 {
+                return Err(format!("a past step offers {targets} targets to click"));
+            }
+            page.find_element("body").await.map_err(|e| e.to_string())?.press_key(".").await.map_err(|e| e.to_string())?;
+            wait_for(&page, "document.body.dataset.recentStep === '' && !document.querySelector('.board-wrap.stepping')", "back to now", 10).await?;
+            // A reload keeps what happened since the last decision.
+            let marks: usize = eval(&page, r##"document.querySelectorAll("#board [data-recent]").length"##).await?;
+            page.reload().await.map_err(|e| format!("reload: {e}"))?;
+            wait_for(&page, r##"["my-turn", "over", "waiting"].includes(document.body.dataset.state) && document.querySelector("#board svg")"##, "the game after the reload", 30).await?;
+            let after: usize = eval(&page, r##"document.querySelectorAll("#board [data-recent]").length"##).await?;
+            if after != marks {
+                return Err(format!("{marks} marks before the reload, {after} after"));
+            }
+            let notes: String = eval(&page, r##"(document.querySelector("#recent-notes") || {}).textContent || """##).await?;
+            eprintln!("e2e marks {g}: {marks} marks after {decisions} decisions; {n} steps; notes {notes:?}");
+            Ok(())
+        })
+        .await;
+        if let Err(e) = r {
+            failures.push(format!("{game}: {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What the layout check measures on the game page, as JSON.
+const LAYOUT: &str = r##"(() => {
+    const vis = (el) => { if (!el || el.hidden) return null; const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 ? r : null; };
+    const parts = ["#promptbar", ".board-wrap", "#banner", "#seats", "#tracks-box", "#recent", ".tabs", "#pane-log"]
+        .map((sel) => [sel, vis(document.querySelector(sel))]).filter(([, r]) => r);
+    const overlaps = [];
+    for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
+        const [a, p] = parts[i], [b, q] = parts[j];
+        const w = Math.min(p.right, q.right) - Math.max(p.left, q.left), h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+        if (w > 1 && h > 1) overlaps.push(`${a} and ${b} by ${Math.round(w)}x${Math.round(h)}`);
+    }
+    // The zoom buttons float inside the board's frame, clear of the prompt bar.
+    const zoom = vis(document.querySelector("#zoom")), bar = vis(document.querySelector("#promptbar")), wrap = vis(document.querySelector(".board-wrap"));
+    if (zoom && bar && zoom.top < bar.bottom - 1) overlaps.push("the zoom buttons and the prompt bar");
+    if (zoom && wrap && (zoom.top < wrap.top - 1 || zoom.right > wrap.right + 1)) overlaps.push("the zoom buttons outside the board");
+    const onScreen = (r) => r && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+    const entries = document.querySelectorAll("#log li.entry");
+    const newest = entries.length ? entries[entries.length - 1] : null;
+    const latest = document.querySelector("#latest");
+    const small = [...document.querySelectorAll("#promptbar button, #promptbar summary, #promptbar a.button, .zoom button, .tabs button, #recent button, #banner button, #banner a.button")]
+        .map((el) => [el, vis(el)]).filter(([, r]) => r).filter(([, r]) => r.height < 31.5 || r.width < 31.5)
+        .map(([el, r]) => `${(el.id || el.textContent.trim()).slice(0, 24)} ${Math.round(r.width)}x${Math.round(r.height)}`);
+    const counters = [...document.querySelectorAll("#board [data-unit]:not([data-target]), #board [data-counter]")].map((el) => { const r = el.getBoundingClientRect(); return Math.min(r.width, r.height); }).filter((x) => x > 0);
+    return {
+        overflow: document.documentElement.scrollWidth - innerWidth,
+        overlaps,
+        canUndo: !!(S.page && S.page.game && S.page.game.can_undo),
+        undo: document.querySelector("#undo") ? onScreen(vis(document.querySelector("#undo"))) : null,
+        newest: newest ? onScreen(vis(newest)) || (!!latest && !latest.hidden && onScreen(vis(latest)) && latest.textContent.includes(newest.querySelector(".text").textContent.slice(0, 20))) : null,
+        small,
+        counter: counters.length ? Math.min(...counters) : null,
+        zoom: S.page ? S.page.zoom : null,
+    };
+})()"##;
+
+fn layout_faults(at: &str, m: &Value, phone: bool) -> Vec<String> {
+    let mut faults = Vec::new();
+    if m["overflow"].as_f64().unwrap_or(0.0) > 1.0 {
+        faults.push(format!("{at}: {} px wider than the screen", m["overflow"]));
+    }
+    if !m["overlaps"].as_array().is_none_or(|a| a.is_empty()) {
+        faults.push(format!("{at}: overlapping: {}", m["overlaps"]));
+    }
+    if m["canUndo"] == json!(true) && m["undo"] != json!(true) {
+        faults.push(format!(
+            "{at}: Undo is allowed but not on screen ({})",
+            m["undo"]
+        ));
+    }
+    if m["newest"] != json!(true) {
+        faults.push(format!(
+            "{at}: the newest log entry is not on screen ({})",
+            m["newest"]
+        ));
+    }
+    if phone {
+        if !m["small"].as_array().is_none_or(|a| a.is_empty()) {
+            faults.push(format!("{at}: tap targets under 32 px: {}", m["small"]));
+        }
+        if let Some(c) = m["counter"].as_f64() {
+            if c < 24.0 {
+                faults.push(format!("{at}: counters of {c:.1} px"));
+            }
+        }
+    }
+    faults
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_fits_a_laptop_and_a_phone() {
+    let games = game_ids();
+    let (dir, base) = test_server().await;
+    let mut failures = Vec::new();
+    for game in &games {
+        let profile = dir.path().join(format!("layout-{game}"));
+        let g = game.clone();
+        let r = with_page(&base, &profile, &format!("{game}-layout"), |page| async move {
+            page.execute(SetDeviceMetricsOverrideParams::new(1366, 768, 1.0, false)).await.map_err(|e| format!("desktop emulation: {e}"))?;
+            sign_up(&page, &format!("layout_{}", g.replace('-', "_"))).await?;
+            start_against_bot(&page, &g, None, None, "random").await?;
+            // Play until the bot has answered and the log has a few entries, then once more
+            // with a board target so that Undo is on offer where the rules allow it.
+            let mut play = Play::default();
+            let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e/layout-confirm.png");
+            for _ in 0..60 {
+                let st = wait_my_turn(&page).await?;
+                if st["state"] == "over" || (st["actions"].as_u64().unwrap_or(0) as usize > play.decisions && st["log"].as_u64().unwrap_or(0) >= 3) {
+                    break;
+                }
+                decide(&page, &mut play, false, &shot).await?;
+            }
+            let mut faults = Vec::new();
+            let desktop = SetDeviceMetricsOverrideParams::new(1366, 768, 1.0, false);
+            let phone_size = SetDeviceMetricsOverrideParams::new(390, 844, 2.0, true);
+            // At both sizes, first just after the bot's reply (its moves marked: the README's
+            // pictures), then once a decision of the player's can be undone.
+            let mut desk = Value::Null;
+            let mut phone = Value::Null;
+            for round in 0..2 {
+                if round == 1 {
+                    page.execute(desktop.clone()).await.map_err(|e| format!("desktop emulation: {e}"))?;
+                    page.reload().await.map_err(|e| format!("reload: {e}"))?;
+                    for _ in 0..10 {
+                        let st = wait_my_turn(&page).await?;
+                        if st["state"] == "over" || eval::<bool>(&page, "!!S.page.game.can_undo").await? {
+                            break;
+                        }
+                        decide(&page, &mut play, true, &shot).await?;
+                    }
+                }
+                wait_my_turn(&page).await?;
+                wait_for(&page, r##"document.querySelector("#board svg")"##, "the board", 30).await?;
+                eval::<bool>(&page, r##"(window.scrollTo(0, 0), document.querySelector(".board-wrap").scrollTo(0, 0), true)"##).await?;
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                desk = eval(&page, LAYOUT).await?;
+                faults.extend(layout_faults(&format!("1366x768 ({round})"), &desk, false));
+                if round == 0 {
+                    screenshot(&page, &repo_root().join(format!("docs/screenshots/{g}-desktop.png"))).await?;
+                }
+                // The phone: a fresh load at its width opens the board zoomed for its counters.
+                page.execute(phone_size.clone()).await.map_err(|e| format!("phone emulation: {e}"))?;
+                page.reload().await.map_err(|e| format!("reload: {e}"))?;
+                wait_for(&page, r##"["my-turn", "over", "waiting"].includes(document.body.dataset.state) && document.querySelector("#board svg")"##, "the game at phone width", 30).await?;
+                tokio::time::sleep(Duration::from_millis(400)).await;
+                phone = eval(&page, LAYOUT).await?;
+                faults.extend(layout_faults(&format!("390x844 ({round})"), &phone, true));
+                if round == 0 {
+                    screenshot(&page, &repo_root().join(format!("docs/screenshots/{g}-phone.png"))).await?;
+                }
+            }
+            if desk["undo"] != json!(true) || phone["undo"] != json!(true) {
+                faults.push(format!("no decision that Undo could take back was reached (desktop {}, phone {})", desk["undo"], phone["undo"]));
+            }
+            // Scrolled to the board, the pinned prompt takes a third of the screen at most.
+            let pinned: f64 = eval(&page, r##"(window.scrollTo(0, document.querySelector(".board-wrap").getBoundingClientRect().top + scrollY - 60), new Promise(r => setTimeout(() => r(document.querySelector("#promptbar").getBoundingClientRect().height / innerHeight), 300)))"##).await?;
+            if pinned > 1.0 / 3.0 {
+                faults.push(format!("390x844: the pinned prompt covers {:.0}% of the screen", pinned * 100.0));
+            }
+            // The zoom buttons and a pinch change the board's size.
+            let z0 = phone["zoom"].as_f64().unwrap_or(1.0);
+            click(&page, r##"document.querySelector(".zoom button[aria-label='Zoom in']")"##, "Zoom in").await?;
+            if z0 < 5.99 && wait_for(&page, &format!("S.page.zoom > {z0} * 1.1"), "Zoom in", 5).await.is_err() {
+                faults.push(format!("390x844: Zoom in left the zoom at {} (from {z0})", eval::<f64>(&page, "S.page.zoom").await?));
+            }
+            let z1: f64 = eval(&page, "S.page.zoom").await?;
+            click(&page, r##"document.querySelector(".zoom button[aria-label='Zoom out']")"##, "Zoom out").await?;
+            click(&page, r##"document.querySelector(".zoom button[aria-label='Zoom out']")"##, "Zoom out").await?;
+            let z2: f64 = eval(&page, "S.page.zoom").await?;
+            let z3 = pinch(&page, 1.6).await?;
+            if z3 <= z2 * 1.2 {
+                faults.push(format!("390x844: a pinch moved the zoom from {z2} to {z3}"));
+            }
+            eprintln!("e2e layout {g}: desktop {desk}\n  phone {phone}; pinned {pinned:.2}; zoom {z0:.2} -> + {z1:.2}, pinch {z2:.2} -> {z3:.2}");
+            if faults.is_empty() { Ok(()) } else { Err(faults.join("; ")) }
+        })
+        .await;
+        if let Err(e) = r {
+            failures.push(format!("{game}: {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `Input.dispatchTouchEvent` of type touchEnd: it must carry an empty `touchPoints` list,
+/// which the generated parameters leave out when empty.
+#[derive(serde::Serialize, Debug, Clone)]
+struct TouchEnd {
+    r#type: &'static str,
+    #[serde(rename = "touchPoints")]
+    touch_points: Vec<Value>,
+}
+
+impl Default for TouchEnd {
+    fn default() -> Self {
+        TouchEnd {
+            r#type: "touchEnd",
+            touch_points: Vec::new(),
+        }
+    }
+}
+
+impl chromiumoxide::Method for TouchEnd {
+    fn identifier(&self) -> chromiumoxide::types::MethodId {
+        "Input.dispatchTouchEvent".into()
+    }
+}
+
+impl chromiumoxide::Command for TouchEnd {
+    type Response = Value;
+}
+
+/// Two fingers on the board's frame spreading by `factor`; returns the zoom afterwards.
+async fn pinch(page: &Page, factor: f64) -> R<f64> {
+    use chromiumoxide::cdp::browser_protocol::emulation::SetTouchEmulationEnabledParams;
+    use chromiumoxide::cdp::browser_protocol::input::{
+        DispatchTouchEventParams, DispatchTouchEventType, TouchPoint,
+    };
+    page.execute(SetTouchEmulationEnabledParams {
+        enabled: true,
+        max_touch_points: Some(2),
+    })
+    .await
+    .map_err(|e| format!("touch emulation: {e}"))?;
+    let c: Value = eval(page, r##"(() => { const w = document.querySelector(".board-wrap"); w.scrollIntoView({block: "center"}); const r = w.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + Math.min(r.height, innerHeight - r.top) / 2 }; })()"##).await?;
+    let (cx, cy) = (
+        c["x"].as_f64().unwrap_or(200.0),
+        c["y"].as_f64().unwrap_or(400.0),
+    );
+    let points = |d: f64| {
+        let mut a = TouchPoint::new(cx - d, cy);
+        a.id = Some(1.0);
+        let mut b = TouchPoint::new(cx + d, cy);
+        b.id = Some(2.0);
+        vec![a, b]
+    };
+    let touch = |kind, pts| DispatchTouchEventParams::new(kind, pts);
+    page.execute(touch(DispatchTouchEventType::TouchStart, points(40.0)))
+        .await
+        .map_err(|e| format!("touch start: {e}"))?;
+    for k in 1..=8 {
+        let d = 40.0 * (1.0 + (factor - 1.0) * k as f64 / 8.0);
+        page.execute(touch(DispatchTouchEventType::TouchMove, points(d)))
+            .await
+            .map_err(|e| format!("touch move: {e}"))?;
+    }
+    page.execute(TouchEnd::default())
+        .await
+        .map_err(|e| format!("touch end: {e}"))?;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    eval(page, "S.page.zoom").await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_new_game_form_offers_only_what_the_scenario_allows() {
+    let (dir, base) = test_server().await;
+    let r = with_page(&base, &dir.path().join("form"), "form", |page| async move {
+        sign_up(&page, "form_player").await?;
+        open_new_game_form(&page).await?;
+        // The bot defaults to a real level, not the random mover.
+        let level: String = eval(&page, r##"document.querySelector("#new-game-level").value"##).await?;
+        if level != "medium" {
+            return Err(format!("the bot's level defaults to {level:?}"));
+        }
+        // The storm option belongs to Oriskany alone.
+        select(&page, "#new-game-game", "battles").await?;
+        let storm = r##"!!document.querySelector("select[data-option='storm']")"##;
+        select(&page, "#new-game-scenario", "freemans-farm").await?;
+        if eval::<bool>(&page, storm).await? {
+            return Err("Freeman's Farm shows Oriskany's storm option".into());
+        }
+        select(&page, "#new-game-scenario", "oriskany").await?;
+        if !eval::<bool>(&page, storm).await? {
+            return Err("Oriskany does not show its storm option".into());
+        }
+        // A solitaire scenario offers neither the bot's side nor a human opponent, and what
+        // it offers starts a game.
+        select(&page, "#new-game-game", "bunker-hill").await?;
+        select(&page, "#new-game-scenario", "solitaire-patriot").await?;
+        let sides: Vec<String> = eval(&page, r##"[...document.querySelector("#new-game-side").options].map(o => o.value)"##).await?;
+        let human_off: bool = eval(&page, r##"document.querySelector("#opp-human").disabled && document.querySelector("#opp-bot").checked"##).await?;
+        if sides != ["patriot"] || !human_off {
+            return Err(format!("the solitaire Patriot scenario offers sides {sides:?}, human opponent disabled: {human_off}"));
+        }
+        select(&page, "#new-game-scenario", "standard").await?;
+        let sides: Vec<String> = eval(&page, r##"[...document.querySelector("#new-game-side").options].map(o => o.value)"##).await?;
+        if sides.len() != 2 || eval::<bool>(&page, r##"document.querySelector("#opp-human").disabled"##).await? {
+            return Err(format!("the two-player scenario offers {sides:?} or no human opponent"));
+        }
+        select(&page, "#new-game-scenario", "solitaire-patriot").await?;
+        select(&page, "#new-game-level", "random").await?;
+        click(&page, r##"document.querySelector("#new-game-submit")"##, "Start the game").await?;
+        wait_for(&page, r##"location.hash.startsWith("#/game/") || document.querySelector(".form-error").textContent"##, "the game or an error", 30).await?;
+        let refused: String = eval(&page, r##"(document.querySelector(".form-error") || {}).textContent || """##).await?;
+        if !refused.is_empty() {
+            return Err(format!("the form's own choice was refused: {refused}"));
+        }
+        Ok(())
+    })
+    .await;
+    r.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replay_reads_out_turn_and_phase_with_tracks_and_jump_to_turn() {
+    let (dir, base) = test_server().await;
+    let r = with_page(&base, &dir.path().join("replay"), "replay", |page| async move {
+        sign_up(&page, "replay_player").await?;
+        start_against_bot(&page, "battles", Some("freemans-farm"), Some("american"), "random").await?;
+        // Play the whole battle by the suggested buttons (a game must be over to be replayed).
+        let mut play = Play::default();
+        let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e/replay-confirm.png");
+        for _ in 0..200 {
+            let st = wait_my_turn(&page).await?;
+            if st["state"] == "over" {
+                break;
+            }
+            decide(&page, &mut play, false, &shot).await?;
+        }
+        wait_for(&page, r##"document.body.dataset.state === "over""##, "the end of the game", 120).await?;
+        let id: String = eval(&page, "S.page.id").await?;
+        eval::<bool>(&page, &format!("(location.hash = '#/replay/{id}', true)")).await?;
+        wait_for(&page, r##"document.querySelector("#replay-slider") && document.body.dataset.step !== undefined"##, "the replay viewer", 60).await?;
+        let last: Value = eval(&page, r##"({ readout: document.querySelector("#replay-readout").textContent, tracks: document.querySelectorAll("#tracks .track-row").length, turns: document.querySelector("#replay-turn") ? document.querySelector("#replay-turn").options.length - 1 : 0 })"##).await?;
+        if !last["readout"].as_str().unwrap_or("").contains("Turn") || last["tracks"].as_u64() < Some(3) || last["turns"].as_u64() < Some(2) {
+            return Err(format!("the replay's readout, tracks or turn list are missing: {last}"));
+        }
+        screenshot(&page, &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e/replay-readout.png")).await?;
+        // Jumping to turn 1 shows turn 1 and who decided there.
+        let step: String = eval(&page, r##"[...document.querySelector("#replay-turn").options].find(o => o.textContent === "Turn 1").value"##).await?;
+        select(&page, "#replay-turn", &step).await?;
+        wait_for(&page, &format!("document.body.dataset.step === '{step}'"), "the jump to turn 1", 10).await?;
+        let first: String = eval(&page, r##"document.querySelector("#replay-readout").textContent"##).await?;
+        if !first.starts_with("Turn 1") || !first.contains("next:") {
+            return Err(format!("after the jump to turn 1 the readout says {first:?}"));
+        }
+        Ok(())
+    })
+    .await;
+    r.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oriskany_set_up_names_the_side_setting_up_and_enter_offers_the_hexes() {
+    let (dir, base) = test_server().await;
+    let r = with_page(&base, &dir.path().join("oriskany"), "oriskany", |page| async move {
+        sign_up(&page, "oriskany_player").await?;
+        // The Americans set up first (§12) although the British move first.
+        start_against_bot(&page, "battles", Some("oriskany"), Some("american"), "random").await?;
+        wait_my_turn(&page).await?;
+        let phase: String = eval(&page, r##"[...document.querySelectorAll("#tracks .track-row")].map(r => r.textContent).find(t => t.startsWith("Phase")) || """##).await?;
+        if !phase.contains("American sets up") || phase.contains("British") {
+            return Err(format!("the phase row during the American set-up reads {phase:?}"));
+        }
+        // Placing has no suggested action: Enter opens the choices, and 1 takes the first.
+        let v0: i64 = eval(&page, "Number(document.body.dataset.version)").await?;
+        page.find_element("body").await.map_err(|e| e.to_string())?.press_key("Enter").await.map_err(|e| e.to_string())?;
+        wait_for(&page, r##"document.querySelector("#target-menu")"##, "the menu of choices after Enter", 10).await?;
+        page.find_element("body").await.map_err(|e| e.to_string())?.press_key("1").await.map_err(|e| e.to_string())?;
+        wait_for(&page, &format!("Number(document.body.dataset.version) > {v0}"), "the first choice to be taken", 10).await?;
+        Ok(())
+    })
+    .await;
+    r.unwrap();
 }

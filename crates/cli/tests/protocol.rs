@@ -303,6 +303,8 @@ fn games_lists_battles_with_its_scenarios_sides_and_storm_option() {
         .unwrap_or_else(|| panic!("the storm option is listed: {battles}"));
     assert_eq!(storm["values"], json!(["turns-7-8", "all-day"]));
     assert_eq!(storm["default"], "turns-7-8");
+    // The storm is Oriskany's (§12): the option names that scenario alone (issue 17).
+    assert_eq!(storm["scenarios"], json!(["oriskany"]));
     assert!(storm["description"].as_str().is_some_and(|d| !d.is_empty()));
     e.finish();
 }

@@ -41,6 +41,9 @@ pub enum ErrorKind {
 pub struct Error {
     pub kind: ErrorKind,
     pub message: String,
+    /// For a refused batch of actions: the position (from 0) of the first action refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
 }
 
 impl Error {
@@ -48,6 +51,7 @@ impl Error {
         Self {
             kind,
             message: message.into(),
+            index: None,
         }
     }
 }

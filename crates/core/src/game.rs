@@ -105,6 +105,10 @@ pub struct OptionInfo {
     pub description: String,
     pub values: Vec<String>,
     pub default: String,
+    /// The scenarios the option concerns; empty for every scenario. The new-game form shows
+    /// an option only under the scenarios it names (issue 17).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scenarios: Vec<String>,
 }
 
 /// What the side to act is asked to decide now.

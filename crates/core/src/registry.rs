@@ -46,6 +46,11 @@ pub trait Match: Send {
     fn legal(&self) -> Vec<LegalEntry>;
     /// Applies an action given in notation; `side`, when given, must be the side to act.
     fn act(&mut self, side: Option<&str>, action: &str) -> Result<Vec<LogEntry>, Error>;
+    /// Applies several actions as one change, all or none; see [`Session::act_batch`].
+    fn act_batch(&mut self, side: Option<&str>, actions: &[&str]) -> Result<Vec<LogEntry>, Error>;
+    /// For each entry of [`Match::legal`], whether it cannot be taken back (it rolls dice,
+    /// draws, reveals, hands play over or ends the game); see [`Session::irreversible`].
+    fn irreversible(&self) -> Vec<bool>;
     fn can_undo(&self, side: &str) -> bool;
     fn undo(&mut self, side: Option<&str>) -> Result<(), Error>;
     /// What `side` may see (`None`: a spectator).
@@ -177,6 +182,13 @@ impl<G: Game> Match for Session<G> {
     fn act(&mut self, side: Option<&str>, action: &str) -> Result<Vec<LogEntry>, Error> {
         let side = side.map(|s| side_of(self.game(), s)).transpose()?;
         Session::act(self, side, action)
+    }
+    fn act_batch(&mut self, side: Option<&str>, actions: &[&str]) -> Result<Vec<LogEntry>, Error> {
+        let side = side.map(|s| side_of(self.game(), s)).transpose()?;
+        Session::act_batch(self, side, actions)
+    }
+    fn irreversible(&self) -> Vec<bool> {
+        Session::irreversible(self)
     }
     fn can_undo(&self, side: &str) -> bool {
         side_of(self.game(), side).is_ok_and(|s| Session::can_undo(self, s))

@@ -20,13 +20,18 @@ fn state_json<S: serde::Serialize>(state: &S) -> Result<Value, Error> {
     })
 }
 
-/// One step that may still be taken back.
+/// One step that may still be taken back: one action, or a whole batch of them.
 #[derive(Clone)]
 struct UndoStep<S> {
     before: S,
     side: Side,
     log_len: usize,
+    /// How many of the record's actions it takes back.
+    actions: usize,
 }
+
+/// The most actions one batch ([`Session::act_batch`]) may hold.
+pub const MAX_BATCH: usize = 64;
 
 /// See [`Session::checkpoint`].
 pub struct Checkpoint<S> {
@@ -233,27 +238,21 @@ impl<G: Game> Session<G> {
 
     /// Applies a decision given in notation. `side`, when given, must be the side to act.
     pub fn act(&mut self, side: Option<Side>, text: &str) -> Result<Vec<LogEntry>, Error> {
-        let Some(to_act) = self.game.to_act(&self.state) else {
-            return Err(Error::new(ErrorKind::GameOver, "the game is over"));
-        };
-        if let Some(side) = side
-            && side != to_act
-        {
-            return Err(Error::new(
-                ErrorKind::NotYourTurn,
-                format!(
-                    "{} cannot act now: {} must decide",
-                    self.game.info().side_name(side),
-                    self.game.info().side_name(to_act)
-                ),
-            ));
-        }
-        let action = self.game.parse_action(&self.state, text)?;
-        self.act_parsed(to_act, action)
+        self.act_checked(side, text).map(|(entries, _)| entries)
     }
 
     /// Applies an already parsed action of the side to act.
     pub fn act_parsed(&mut self, side: Side, action: G::Action) -> Result<Vec<LogEntry>, Error> {
+        self.apply_parsed(side, action).map(|(entries, _)| entries)
+    }
+
+    /// [`Session::act_parsed`], also saying whether the action ended what undo can reach (a
+    /// die roll, a draw or reveal, a hand-over to another side, the end of the game).
+    fn apply_parsed(
+        &mut self,
+        side: Side,
+        action: G::Action,
+    ) -> Result<(Vec<LogEntry>, bool), Error> {
         let notation = self.game.notation(&self.state, action);
         // Apply to a copy, so that nothing changes unless the whole action succeeds.
         let mut next = self.state.clone();
@@ -270,7 +269,8 @@ impl<G: Game> Session<G> {
             side: self.game.info().side_name(side).to_string(),
             action: notation,
         });
-        if chance || self.game.to_act(&self.state) != Some(side) {
+        let last = chance || self.game.to_act(&self.state) != Some(side);
+        if last {
             // A die, a reveal or a hand-over: nothing before this may be taken back.
             self.undo.clear();
         } else {
@@ -278,9 +278,143 @@ impl<G: Game> Session<G> {
                 before,
                 side,
                 log_len,
+                actions: 1,
             });
         }
-        Ok(entries)
+        Ok((entries, last))
+    }
+
+    /// Applies several decisions of one side, in order, as one change: each must be legal in
+    /// the position the ones before it left, and only the last may roll dice, draw, reveal or
+    /// hand play over (a batch whose later actions were chosen before a die fell would let a
+    /// refusal tell the roll). Either all are applied or none, and the error names the first
+    /// one refused (`Error::index`, from 0). One undo takes the whole batch back, where undo
+    /// may reach it. `side`, when given, must be the side to act; at most [`MAX_BATCH`].
+    pub fn act_batch(
+        &mut self,
+        side: Option<Side>,
+        texts: &[&str],
+    ) -> Result<Vec<LogEntry>, Error> {
+        if texts.is_empty() {
+            return Err(Error::new(
+                ErrorKind::BadRequest,
+                "a batch holds at least one action",
+            ));
+        }
+        if texts.len() > MAX_BATCH {
+            return Err(Error::new(
+                ErrorKind::BadRequest,
+                format!(
+                    "a batch holds at most {MAX_BATCH} actions, not {}",
+                    texts.len()
+                ),
+            ));
+        }
+        let side = match side {
+            Some(s) => Some(s),
+            None => self.game.to_act(&self.state),
+        };
+        let mark = self.checkpoint();
+        let steps_before = self.undo.len();
+        let n = texts.len();
+        let mut all = Vec::new();
+        for (i, text) in texts.iter().enumerate() {
+            let refuse = |this: &mut Self, mark, e: Error| {
+                this.restore(mark);
+                let mut e = Error::new(
+                    e.kind,
+                    format!(
+                        "action {} of {n} ({text:?}) was refused: {}; nothing was applied",
+                        i + 1,
+                        e.message
+                    ),
+                );
+                e.index = Some(i);
+                Err(e)
+            };
+            let applied = self.act_checked(side, text);
+            match applied {
+                Err(e) => return refuse(self, mark, e),
+                Ok((entries, last)) => {
+                    if last && i + 1 < n {
+                        let e = Error::new(
+                            ErrorKind::IllegalAction,
+                            "it rolls dice, draws, reveals or hands play over, which only the \
+                             last action of a batch may",
+                        );
+                        return refuse(self, mark, e);
+                    }
+                    all.extend(entries);
+                }
+            }
+        }
+        // The batch's own undo steps (none when its last action ended undo) become one.
+        if self.undo.len() == steps_before + n && n > 1 {
+            let mut steps = self.undo.split_off(steps_before);
+            let first = steps.swap_remove(0);
+            self.undo.push(UndoStep {
+                actions: n,
+                ..first
+            });
+        }
+        Ok(all)
+    }
+
+    /// [`Session::act`], saying whether the action ended what undo can reach.
+    fn act_checked(
+        &mut self,
+        side: Option<Side>,
+        text: &str,
+    ) -> Result<(Vec<LogEntry>, bool), Error> {
+        let to_act = self.check_side(side)?;
+        let action = self.game.parse_action(&self.state, text)?;
+        self.apply_parsed(to_act, action)
+    }
+
+    /// The side to act, checked against `side` when given.
+    fn check_side(&self, side: Option<Side>) -> Result<Side, Error> {
+        let Some(to_act) = self.game.to_act(&self.state) else {
+            return Err(Error::new(ErrorKind::GameOver, "the game is over"));
+        };
+        if let Some(side) = side
+            && side != to_act
+        {
+            return Err(Error::new(
+                ErrorKind::NotYourTurn,
+                format!(
+                    "{} cannot act now: {} must decide",
+                    self.game.info().side_name(side),
+                    self.game.info().side_name(to_act)
+                ),
+            ));
+        }
+        Ok(to_act)
+    }
+
+    /// For each legal action, in [`Game::legal_actions`] order: whether it cannot be taken
+    /// back, because it rolls dice, draws or reveals (an entry marked chance), hands the
+    /// decision to another side or ends the game. Found by applying it to a copy; what a
+    /// player learns from it is only whether chance or a hand-over follows, which depends on
+    /// what that player sees (the test `irreversible_marks_read_nothing_hidden` checks it).
+    pub fn irreversible(&self) -> Vec<bool> {
+        let Some(side) = self.game.to_act(&self.state) else {
+            return Vec::new();
+        };
+        let mut actions = Vec::new();
+        self.game.legal_actions(&self.state, &mut actions);
+        actions
+            .into_iter()
+            .map(|a| {
+                let mut next = self.state.clone();
+                match self.game.apply(&mut next, side, a) {
+                    Ok(events) => {
+                        self.game.to_act(&next) != Some(side)
+                            || events.iter().any(|e| self.game.describe(&next, e).chance)
+                    }
+                    Err(_) => true,
+                }
+            })
+            .collect()
     }
 
     /// Can `side` take back its last decision?
@@ -289,7 +423,8 @@ impl<G: Game> Session<G> {
             && self.game.to_act(&self.state) == Some(side)
     }
 
-    /// Takes back the last decision of `side` (or of the side to act).
+    /// Takes back the last decision of `side` (or of the side to act): one action, or the
+    /// whole of a batch ([`Session::act_batch`]).
     pub fn undo(&mut self, side: Option<Side>) -> Result<(), Error> {
         let side = match side.or_else(|| self.game.to_act(&self.state)) {
             Some(s) => s,
@@ -305,7 +440,8 @@ impl<G: Game> Session<G> {
         let step = self.undo.pop().expect("checked by can_undo");
         self.state = step.before;
         self.log.truncate(step.log_len);
-        self.record.actions.pop();
+        let keep = self.record.actions.len().saturating_sub(step.actions);
+        self.record.actions.truncate(keep);
         Ok(())
     }
 

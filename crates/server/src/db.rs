@@ -65,6 +65,10 @@ const MIGRATIONS: &[&[&str]] = &[
         "ALTER TABLE users ADD COLUMN name_key TEXT",
         "UPDATE users SET name_key = LOWER(name)",
     ],
+    // Batches (issue 17): the index of the first action of the change an action was stored in
+    // (its own for an action sent alone; NULL in rows from before); one undo takes a batch
+    // back whole, also after a reload.
+    &["ALTER TABLE actions ADD COLUMN batch BIGINT"],
     // Notifications (issue 16 §1): an account's settings (`off`: the kinds switched off, by
     // comma; `mail`: 0 once unsubscribed), and when the last "your turn" mail of a game went.
     &[

@@ -11,6 +11,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub kind: &'static str,
     pub message: String,
+    /// For a refused batch of actions: the position (from 0) of the first one refused.
+    pub index: Option<usize>,
 }
 
 impl ApiError {
@@ -19,6 +21,7 @@ impl ApiError {
             status,
             kind,
             message: message.into(),
+            index: None,
         }
     }
     pub fn bad_request(m: impl Into<String>) -> Self {
@@ -73,7 +76,9 @@ impl From<Error> for ApiError {
             ErrorKind::Io => (StatusCode::INTERNAL_SERVER_ERROR, "io"),
             ErrorKind::Internal => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         };
-        ApiError::new(status, kind, e.message)
+        let mut out = ApiError::new(status, kind, e.message);
+        out.index = e.index;
+        out
     }
 }
 
@@ -122,11 +127,23 @@ impl From<crate::db::WriteError> for ApiError {
     }
 }
 
+impl ApiError {
+    /// The `error` member of an answer or a socket message: kind, message and, for a refused
+    /// batch, the index of the action refused.
+    pub fn body(&self) -> serde_json::Value {
+        let mut e = json!({"kind": self.kind, "message": self.message});
+        if let Some(i) = self.index {
+            e["index"] = json!(i);
+        }
+        e
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (
             self.status,
-            Json(json!({"ok": false, "error": {"kind": self.kind, "message": self.message}})),
+            Json(json!({"ok": false, "error": self.body()})),
         )
             .into_response()
     }

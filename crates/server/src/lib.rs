@@ -242,6 +242,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/board", get(play::board))
         .route("/api/games/{id}/act", post(play::act))
         .route("/api/games/{id}/undo", post(play::undo))
+        .route("/api/games/{id}/preview", post(play::preview))
         .route("/api/games/{id}/join", post(play::join))
         .route("/api/games/{id}/rematch", post(play::rematch))
         .route("/api/games/{id}/record", get(play::record))

@@ -13,7 +13,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use muster_ai::Level;
-use muster_core::{Match, Options, Record, RecordedAction};
+use muster_core::{Match, Options, RecordedAction};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sqlx::Row;
@@ -77,6 +77,9 @@ impl Live {
         let my_side = user.and_then(|u| self.seat_of(u)).map(|s| s.side.clone());
         let to_act = self.m.to_act();
         let my_turn = self.status == "active" && my_side.is_some() && to_act == my_side;
+        let legal = if my_turn { self.m.legal() } else { Vec::new() };
+        // The legal actions that cannot be taken back: the client confirms those (only).
+        let irreversible = json!(irreversible_of(self.m.as_ref(), &legal));
         let top = vec![
             ("status", json!(self.status)),
             (
@@ -97,6 +100,7 @@ impl Live {
             ),
             ("outcome", outcome_json(self.m.as_ref())),
             ("actions", json!(self.m.actions_len())),
+            ("irreversible", irreversible),
             (
                 "invite",
                 if self.status == "open" && my_side.is_some() {
@@ -107,7 +111,7 @@ impl Live {
             ),
         ];
         Ok(Seen {
-            legal: if my_turn { self.m.legal() } else { Vec::new() },
+            legal,
             view: self.m.view(my_side.as_deref())?,
             my_side,
             top,
@@ -161,6 +165,20 @@ fn header_of(id: &str, m: &dyn Match) -> serde_json::Map<String, Value> {
     out.insert("scenario".into(), json!(record.scenario));
     out.insert("options".into(), json!(record.options));
     out
+}
+
+/// Of `legal` (the game's legal actions now, none when it is not the viewer's decision), those
+/// that cannot be taken back: the client confirms exactly these.
+fn irreversible_of<'a>(m: &dyn Match, legal: &'a [muster_core::LegalEntry]) -> Vec<&'a str> {
+    if legal.is_empty() {
+        return Vec::new();
+    }
+    legal
+        .iter()
+        .zip(m.irreversible())
+        .filter(|(_, last)| *last)
+        .map(|(e, _)| e.action.as_str())
+        .collect()
 }
 
 /// What one viewer sees of a game: the top-level members that can change, the legal actions
@@ -218,30 +236,24 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
     );
     let invite: Option<String> = row.try_get(7)?;
     let options: Options = serde_json::from_str(&options).map_err(ApiError::internal)?;
-    let actions = sqlx::query("SELECT side, action FROM actions WHERE game_id = $1 ORDER BY idx")
-        .bind(id)
-        .fetch_all(&state.db.pool)
-        .await?;
-    let record = Record {
-        format: muster_core::record::RECORD_FORMAT.into(),
-        version: muster_core::record::FORMAT_VERSION,
-        engine: muster_core::ENGINE_VERSION.into(),
-        game,
-        scenario,
-        options,
-        seed: Some(seed as u64),
-        start: None,
-        actions: actions
-            .iter()
-            .map(|r| {
-                Ok(RecordedAction {
-                    side: r.try_get(0)?,
-                    action: r.try_get(1)?,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()?,
-    };
-    let m = state.registry.replay(&record)?;
+    let rows =
+        sqlx::query("SELECT side, action, batch FROM actions WHERE game_id = $1 ORDER BY idx")
+            .bind(id)
+            .fetch_all(&state.db.pool)
+            .await?;
+    let mut actions = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let batch: Option<i64> = r.try_get(2)?;
+        actions.push((
+            RecordedAction {
+                side: r.try_get(0)?,
+                action: r.try_get(1)?,
+            },
+            batch,
+        ));
+    }
+    let m = replay_batches(state, &game, &scenario, &options, seed as u64, &actions)
+        .map_err(|e| ApiError::internal(format!("game {id}: its record does not replay: {e}")))?;
     // The replayed game must be the stored snapshot, byte for byte.
     let stored: Value = serde_json::from_str(&snapshot).map_err(ApiError::internal)?;
     if m.try_position()? != stored {
@@ -271,6 +283,47 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
     // A bot whose turn it was when the server stopped moves now.
     spawn_bots(state.clone(), id.to_string());
     Ok(entry)
+}
+
+/// A stored game rebuilt from its actions, each batch applied as the batch it was sent as
+/// (the `batch` column: the index of its first action; NULL in rows stored before batches), so
+/// that an undo after a reload takes
+/// back what it would have taken back before.
+fn replay_batches(
+    state: &AppState,
+    game: &str,
+    scenario: &str,
+    options: &Options,
+    seed: u64,
+    actions: &[(RecordedAction, Option<i64>)],
+) -> Result<Box<dyn Match>, muster_core::Error> {
+    let mut m = state.registry.new_match(game, scenario, options, seed)?;
+    let mut i = 0;
+    while i < actions.len() {
+        let mut j = i + 1;
+        if let Some(b) = actions[i].1 {
+            while j < actions.len() && actions[j].1 == Some(b) {
+                j += 1;
+            }
+        }
+        let group: Vec<&str> = actions[i..j]
+            .iter()
+            .map(|(a, _)| a.action.as_str())
+            .collect();
+        let side = actions[i].0.side.as_str();
+        match group.as_slice() {
+            [one] => m.act(Some(side), one),
+            many => m.act_batch(Some(side), many),
+        }
+        .map_err(|e| {
+            muster_core::Error::new(
+                e.kind,
+                format!("action {} ({side} {:?}): {}", i + 1, group[0], e.message),
+            )
+        })?;
+        i = j;
+    }
+    Ok(m)
 }
 
 /// After a restart: load every game whose next decision belongs to a bot, so that the bot moves
@@ -322,20 +375,25 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
     let m = live.m.as_ref();
     let mut stmts = Vec::new();
     if undo {
+        // An undo takes back one action or a whole batch: every row from the new length on.
         stmts.push(Stmt::new(
-            "DELETE FROM actions WHERE game_id = $1 AND idx = $2",
-            vec![(&live.id).into(), (before as i64 - 1).into()],
+            "DELETE FROM actions WHERE game_id = $1 AND idx >= $2",
+            vec![(&live.id).into(), (m.actions_len() as i64).into()],
         ));
     } else {
+        // The rows of one change name its first action (an action sent alone, itself), so that
+        // a reload keeps a batch one undo step.
+        let batch = before as i64;
         for (i, a) in m.actions_from(before).into_iter().enumerate() {
             stmts.push(Stmt::new(
-                "INSERT INTO actions (game_id, idx, side, action, at) VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO actions (game_id, idx, side, action, at, batch) VALUES ($1, $2, $3, $4, $5, $6)",
                 vec![
                     (&live.id).into(),
                     ((before + i) as i64).into(),
                     a.side.into(),
                     a.action.into(),
                     now().into(),
+                    batch.into(),
                 ],
             ));
         }
@@ -385,17 +443,21 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
     Ok(())
 }
 
-/// Applies `action` of `side` to the game and stores it; on any failure the game is as it
-/// was.
+/// Applies the actions of `side` to the game (one, or a batch: all or none) and stores them
+/// as one write; on any failure the game is as it was.
 async fn act_and_store(
     state: &AppState,
     live: &mut Live,
     side: &str,
-    action: &str,
+    actions: &[&str],
 ) -> ApiResult<()> {
     let mark = live.m.checkpoint();
     let before = live.m.actions_len();
-    if let Err(e) = live.m.act(Some(side), action) {
+    let applied = match actions {
+        [one] => live.m.act(Some(side), one),
+        many => live.m.act_batch(Some(side), many),
+    };
+    if let Err(e) = applied {
         live.m.restore(mark);
         return Err(e.into());
     }
@@ -500,7 +562,7 @@ async fn run_bots(state: &AppState, id: &str) {
         if l.version != version {
             continue; // something changed while the bot thought: think again
         }
-        match act_and_store(state, &mut l, &side, &action).await {
+        match act_and_store(state, &mut l, &side, &[action.as_str()]).await {
             Ok(()) => failures = 0,
             Err(e) if e.status == StatusCode::SERVICE_UNAVAILABLE => {
                 failures += 1;
@@ -815,8 +877,41 @@ pub async fn board(
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActBody {
-    action: String,
+    #[serde(default)]
+    action: Option<String>,
+    #[serde(default)]
+    actions: Option<Vec<String>>,
     version: i64,
+}
+
+impl ActBody {
+    /// The actions asked for: `action` (one) or `actions` (a batch), exactly one of them.
+    fn actions(&self) -> ApiResult<Vec<&str>> {
+        actions_of(self.action.as_deref(), self.actions.as_deref())
+    }
+}
+
+/// `action` (one) or `actions` (a batch of 1 to [`muster_core::session::MAX_BATCH`]): exactly
+/// one of the two, as HTTP bodies and socket messages give them.
+fn actions_of<'a>(one: Option<&'a str>, many: Option<&'a [String]>) -> ApiResult<Vec<&'a str>> {
+    use muster_core::session::MAX_BATCH;
+    match (one, many) {
+        (Some(a), None) => Ok(vec![a]),
+        (None, Some([])) => Err(ApiError::bad_request(
+            "actions is empty: a batch holds at least one action",
+        )),
+        (None, Some(list)) if list.len() > MAX_BATCH => Err(ApiError::bad_request(format!(
+            "a batch holds at most {MAX_BATCH} actions, not {}",
+            list.len()
+        ))),
+        (None, Some(list)) => Ok(list.iter().map(String::as_str).collect()),
+        (Some(_), Some(_)) => Err(ApiError::bad_request(
+            "give either action (one) or actions (a batch), not both",
+        )),
+        (None, None) => Err(ApiError::bad_request(
+            "action (a string) or actions (a list of strings) is missing",
+        )),
+    }
 }
 
 fn my_seat(l: &Live, user: &User, version: i64) -> ApiResult<String> {
@@ -846,7 +941,8 @@ fn my_seat(l: &Live, user: &User, version: i64) -> ApiResult<String> {
 
 /// A change a seated player asks for.
 pub enum SeatChange<'a> {
-    Act(&'a str),
+    /// One action, or a batch applied as one change.
+    Act(Vec<&'a str>),
     Undo,
 }
 
@@ -862,7 +958,7 @@ pub async fn change_as_seat(
     let mut l = live.lock().await;
     let side = my_seat(&l, user, version)?;
     match change {
-        SeatChange::Act(action) => act_and_store(state, &mut l, &side, action).await?,
+        SeatChange::Act(actions) => act_and_store(state, &mut l, &side, &actions).await?,
         SeatChange::Undo => undo_and_store(state, &mut l, &side).await?,
     }
     let id = l.id.clone();
@@ -883,10 +979,68 @@ pub async fn act(
     check_csrf(&headers)?;
     let since = since_of(query)?;
     let b: ActBody = parse_body(&body)?;
+    let actions = b.actions()?;
     let live = live(&state, &id).await?;
-    change_as_seat(&state, &live, &user, b.version, SeatChange::Act(&b.action)).await?;
+    change_as_seat(&state, &live, &user, b.version, SeatChange::Act(actions)).await?;
     let l = live.lock().await;
     Ok(Json(l.json_for(Some(&user), since)?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreviewBody {
+    actions: Vec<String>,
+    version: i64,
+}
+
+/// `POST /api/games/{id}/preview {"actions", "version"}`: what the caller would face after a
+/// batch it may send — the prompt, the legal actions (with labels and which cannot be taken
+/// back), its view and the log entries the batch would add — computed on a copy and thrown
+/// away: nothing is stored and nobody else hears of it. The same checks as `act` (seat, turn,
+/// version, each action legal in turn), and every action must be one that undo could take
+/// back: a batch that rolls dice, draws, reveals or hands play over is refused (its outcome
+/// must not be seen before it is stored). So it shows nothing that sending the batch and
+/// taking it back would not show. Clients use it to build a batch step by step.
+pub async fn preview(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    RequireUser(user): RequireUser,
+    Body(body): Body,
+) -> ApiResult<Json<Value>> {
+    check_csrf(&headers)?;
+    let b: PreviewBody = parse_body(&body)?;
+    let actions = actions_of(None, Some(&b.actions))?;
+    let live = live(&state, &id).await?;
+    let l = live.lock().await;
+    let side = my_seat(&l, &user, b.version)?;
+    let mut m = l.m.clone_box();
+    let log_len = m.log_len();
+    m.act_batch(Some(&side), &actions)?;
+    if !m.can_undo(&side) {
+        let n = actions.len();
+        let mut e = ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not_previewable",
+            format!(
+                "action {n} of {n} ({:?}) rolls dice, draws, reveals or hands play over: a preview stops before such an action (send the batch instead)",
+                actions[n - 1]
+            ),
+        );
+        e.index = Some(n - 1);
+        return Err(e);
+    }
+    let legal = m.legal();
+    let irreversible = irreversible_of(m.as_ref(), &legal);
+    Ok(Json(json!({
+        "version": l.version,
+        "to_act": m.to_act(),
+        "prompt": m.prompt(),
+        "legal": legal,
+        "irreversible": irreversible,
+        "view": m.view(Some(&side))?,
+        "log": m.log_from(Some(&side), log_len)?.1,
+    })))
 }
 
 #[derive(Deserialize)]
@@ -1516,7 +1670,7 @@ async fn send_within(
 
 /// An error message on a game socket.
 fn socket_error(id: &Value, e: &ApiError) -> Message {
-    let msg = json!({"type": "error", "id": id, "error": {"kind": e.kind, "message": e.message}});
+    let msg = json!({"type": "error", "id": id, "error": e.body()});
     Message::Text(msg.to_string().into())
 }
 
@@ -1556,7 +1710,7 @@ async fn socket_request(
             .ok_or_else(|| ApiError::bad_request("a message is a JSON object"))?;
         let kind = obj.get("type").and_then(Value::as_str).unwrap_or_default();
         let allowed: &[&str] = match kind {
-            "act" => &["type", "id", "action", "version"],
+            "act" => &["type", "id", "action", "actions", "version"],
             "undo" => &["type", "id", "version"],
             _ => {
                 return Err(ApiError::bad_request(format!(
@@ -1580,11 +1734,34 @@ async fn socket_request(
         }
         .ok_or_else(ApiError::unauthenticated)?;
         let change = match kind {
-            "act" => SeatChange::Act(
-                obj.get("action")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| ApiError::bad_request("action (a string) is missing"))?,
-            ),
+            "act" => {
+                let one = match obj.get("action") {
+                    None => None,
+                    Some(v) => Some(
+                        v.as_str()
+                            .ok_or_else(|| ApiError::bad_request("action is a string"))?,
+                    ),
+                };
+                let many: Option<Vec<String>> = match obj.get("actions") {
+                    None => None,
+                    Some(v) => Some(
+                        serde_json::from_value(v.clone())
+                            .map_err(|_| ApiError::bad_request("actions is a list of strings"))?,
+                    ),
+                };
+                let actions = actions_of(one, many.as_deref())?
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>();
+                return change_as_seat(
+                    state,
+                    live,
+                    &user,
+                    version,
+                    SeatChange::Act(actions.iter().map(String::as_str).collect()),
+                )
+                .await;
+            }
             _ => SeatChange::Undo,
         };
         change_as_seat(state, live, &user, version, change).await

@@ -143,8 +143,20 @@ impl Held {
     /// Must equal what `GET /api/games/{id}` says to the same user.
     fn assert_matches(&self, get: &Value, who: &str) {
         for k in [
-            "version", "status", "seats", "my_side", "to_act", "prompt", "legal", "can_undo",
-            "outcome", "view", "log", "actions", "invite",
+            "version",
+            "status",
+            "seats",
+            "my_side",
+            "to_act",
+            "prompt",
+            "legal",
+            "can_undo",
+            "outcome",
+            "view",
+            "log",
+            "actions",
+            "invite",
+            "irreversible",
         ] {
             assert_eq!(self.game[k], get[k], "{who}: {k} differs from GET");
         }
@@ -594,4 +606,130 @@ async fn idle_games_leave_memory_unless_a_socket_follows_them_and_load_back_unch
     assert_eq!(after, before);
     // And play goes on.
     play_http(&alice, &bob, &id, 2).await;
+}
+
+/// Issue 17: a batch over the socket is one change (one update to each seat, one ack, the
+/// version once), a refused one names its first refused action and changes nothing, and one
+/// undo over the socket takes the whole batch back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_over_the_socket_is_one_update_and_one_undo_and_a_bad_one_is_named() {
+    let addr = server(&sqlite().await).await;
+    let (alice, bob, id) = two_players(addr).await;
+    let path = format!("/api/games/{id}");
+    let mut a = open(addr, Some(&alice), &id, "", None).await.unwrap();
+    let mut b = open(addr, Some(&bob), &id, "", None).await.unwrap();
+    let mut held = Held::from_state(next(&mut a).await);
+    let mut bob_held = Held::from_state(next(&mut b).await);
+    let (_, before) = alice.get(&path).await;
+    held.assert_matches(&before, "alice");
+    // Three set-up placements, found with the preview (Alice, American, sets up first).
+    let mut batch: Vec<String> = Vec::new();
+    let mut g = before.clone();
+    while batch.len() < 3 {
+        let last: Vec<Value> = g["irreversible"].as_array().unwrap().clone();
+        let next_action = g["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["action"].clone())
+            .find(|x| !last.contains(x))
+            .unwrap();
+        batch.push(next_action.as_str().unwrap().to_string());
+        let (status, p) = alice
+            .post(
+                &format!("{path}/preview"),
+                json!({"actions": batch, "version": before["version"]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{p}");
+        g = p;
+    }
+    let version = before["version"].as_i64().unwrap();
+    // A bad batch first: its second action is no action; nothing changes.
+    send(
+        &mut a,
+        json!({"type": "act", "id": 1, "actions": [batch[0], "place Z99"], "version": version}),
+    )
+    .await;
+    let e = next(&mut a).await;
+    assert_eq!(e["type"], "error", "{e}");
+    assert_eq!(e["id"], 1);
+    assert_eq!(e["error"]["index"], 1, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("action 2 of 2"),
+        "{e}"
+    );
+    // Malformed batches.
+    for (i, bad) in [
+        json!({"type": "act", "id": 2, "actions": "place A1", "version": version}),
+        json!({"type": "act", "id": 3, "actions": [], "version": version}),
+        json!({"type": "act", "id": 4, "action": batch[0], "actions": batch, "version": version}),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        send(&mut a, bad).await;
+        let e = next(&mut a).await;
+        assert_eq!(
+            (e["type"].as_str(), e["id"].as_i64()),
+            (Some("error"), Some(i as i64 + 2))
+        );
+        assert_eq!(e["error"]["kind"], "bad_request", "{e}");
+    }
+    let (_, now) = alice.get(&path).await;
+    assert_eq!(now["version"], before["version"]);
+    assert_eq!(now["actions"], before["actions"]);
+    // Bob may not send Alice's batch.
+    send(
+        &mut b,
+        json!({"type": "act", "id": 9, "actions": batch, "version": version}),
+    )
+    .await;
+    let e = next(&mut b).await;
+    assert_eq!(e["error"]["kind"], "not_your_turn", "{e}");
+    // The batch: one update, then the ack; the version moves on once.
+    send(
+        &mut a,
+        json!({"type": "act", "id": 5, "actions": batch, "version": version}),
+    )
+    .await;
+    let update = next(&mut a).await;
+    assert_eq!(update["version"], version + 1, "{update}");
+    held.apply(&update);
+    let ack = next(&mut a).await;
+    assert_eq!(
+        (ack["type"].as_str(), ack["id"].as_i64()),
+        (Some("ack"), Some(5))
+    );
+    assert_eq!(ack["version"], version + 1);
+    let (_, after) = alice.get(&path).await;
+    held.assert_matches(&after, "alice after the batch");
+    assert_eq!(after["actions"], before["actions"].as_u64().unwrap() + 3);
+    assert_eq!(
+        after["legal"], g["legal"],
+        "the preview foretold the position"
+    );
+    let bob_update = next(&mut b).await;
+    assert_eq!(bob_update["version"], version + 1, "one update for Bob too");
+    bob_held.apply(&bob_update);
+    let (_, bob_after) = bob.get(&path).await;
+    bob_held.assert_matches(&bob_after, "bob after the batch");
+    // One undo takes all three back.
+    send(
+        &mut a,
+        json!({"type": "undo", "id": 6, "version": version + 1}),
+    )
+    .await;
+    let update = next(&mut a).await;
+    held.apply(&update);
+    let ack = next(&mut a).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    let (_, undone) = alice.get(&path).await;
+    held.assert_matches(&undone, "alice after the undo");
+    assert_eq!(undone["actions"], before["actions"]);
+    assert_eq!(undone["view"], before["view"]);
+    assert_eq!(undone["log"], before["log"]);
 }

@@ -489,32 +489,49 @@ async function newGamePage() {
   const err = h("p", { class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary", id: "new-game-submit" }, "Start the game");
   if (saved.game && games.some((g) => g.id === saved.game)) gameSel.value = saved.game;
-  if (saved.level) levelSel.value = saved.level;
+  // The default opponent is a real player's level, not the random mover.
+  const defaultLevel = levels.some((l) => l.id === "medium") ? "medium" : levels.length ? levels[Math.floor(levels.length / 2)].id : "";
+  levelSel.value = saved.level && levels.some((l) => l.id === saved.level) ? saved.level : defaultLevel;
   if (saved.opponent === "human") oppHuman.checked = true;
 
+  // What the form offers follows the chosen game and scenario (issue 17): an option only under
+  // the scenarios it concerns, and in a solitaire scenario neither the bot's side nor a human
+  // opponent (the server would refuse them).
+  const soloNote = h("p", { class: "hint", id: "new-game-solo" });
   const fill = () => {
     const g = games.find((x) => x.id === gameSel.value) || games[0];
     scenarioSel.replaceChildren(...g.scenarios.map((s) => h("option", { value: s.id }, s.name)));
     if (saved.scenario && g.scenarios.some((s) => s.id === saved.scenario)) scenarioSel.value = saved.scenario;
-    sideSel.replaceChildren(...g.sides.map((s) => h("option", { value: s }, titleCase(s))));
-    if (saved.side && g.sides.includes(saved.side)) sideSel.value = saved.side;
-    optionsBox.replaceChildren(
-      ...(g.options || []).map((o) =>
-        h(
-          "label",
-          {},
-          titleCase(o.id),
-          h("select", { name: `option-${o.id}`, dataset: { option: o.id } }, o.values.map((v) => h("option", { value: v, selected: v === o.default }, v))),
-          h("span", { class: "hint" }, o.description),
-        ),
-      ),
-    );
     showScenario();
   };
   const showScenario = () => {
     const g = games.find((x) => x.id === gameSel.value) || games[0];
     const s = g.scenarios.find((x) => x.id === scenarioSel.value);
     scenarioHelp.textContent = s ? s.description : "";
+    const keep = $$("select[data-option]", optionsBox).reduce((m, sel) => Object.assign(m, { [sel.dataset.option]: sel.value }), {});
+    optionsBox.replaceChildren(
+      ...(g.options || [])
+        .filter((o) => !o.scenarios || !o.scenarios.length || (s && o.scenarios.includes(s.id)))
+        .map((o) =>
+          h(
+            "label",
+            {},
+            titleCase(o.id),
+            h("select", { name: `option-${o.id}`, dataset: { option: o.id } }, o.values.map((v) => h("option", { value: v, selected: keep[o.id] !== undefined ? v === keep[o.id] : v === o.default }, v))),
+            h("span", { class: "hint" }, o.description),
+          ),
+        ),
+    );
+    const bot = s && s.bot_side ? s.bot_side : null;
+    const wanted = sideSel.value || saved.side;
+    const sides = g.sides.filter((x) => x !== bot);
+    sideSel.replaceChildren(...sides.map((x) => h("option", { value: x }, titleCase(x))));
+    if (wanted && sides.includes(wanted)) sideSel.value = wanted;
+    oppHuman.disabled = !!bot;
+    if (bot) oppBot.checked = true;
+    soloNote.textContent = bot ? `A solitaire scenario: the ${titleCase(bot)} side is always played by the computer.` : "";
+    soloNote.hidden = !bot;
+    toggleLevel();
   };
   const toggleLevel = () => (levelSel.disabled = !oppBot.checked);
   gameSel.addEventListener("change", fill);
@@ -559,6 +576,7 @@ async function newGamePage() {
     scenarioHelp,
     optionsBox,
     h("label", {}, "Your side", sideSel),
+    soloNote,
     h(
       "fieldset",
       {},
@@ -610,8 +628,14 @@ function logView(opts) {
   let entries = [];
   let seen = 0;
   let mark = null;
+  let recent = null; // { from, step: [a, b) }: entries since the viewer's last decision (issue 17)
+  // The newest entries stay in view (issue 17): while the reader is at the bottom, new entries
+  // and a list that changes size (the sidebar's panels grow and shrink) keep it there.
+  let atBottom = true;
+  list.addEventListener("scroll", () => (atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40));
+  if (window.ResizeObserver) new ResizeObserver(() => atBottom && mark === null && !(recent && recent.step) && (list.scrollTop = list.scrollHeight)).observe(list);
   const apply = () => {
-    const stick = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    const stick = atBottom;
     list.replaceChildren();
     entries.forEach((e, i) => {
       // An entry that starts a turn (or a player's half of it) heads the entries after it.
@@ -625,7 +649,7 @@ function logView(opts) {
         h(
           "li",
           {
-            class: ["entry", head ? "turn-head" : "", e.chance ? "chance" : "", !opts.still && i >= seen && seen > 0 ? "fresh" : "", mark === i ? "current" : "", e.audience && e.audience !== "all" ? "private" : ""].join(" "),
+            class: ["entry", head ? "turn-head" : "", e.chance ? "chance" : "", !opts.still && i >= seen && seen > 0 ? "fresh" : "", mark === i ? "current" : "", recent && i >= recent.from ? "recent" : "", recent && recent.step && i >= recent.step[0] && i < recent.step[1] ? "step" : "", e.audience && e.audience !== "all" ? "private" : ""].join(" "),
             dataset: { index: i },
           },
           e.section ? h("button", { class: "sec", title: "Show this rule", onclick: () => opts.onSection && opts.onSection(e.section) }, `§${e.section}`) : null,
@@ -635,7 +659,9 @@ function logView(opts) {
       );
     });
     if (!list.children.length) list.append(h("li", { class: "muted empty" }, entries.length ? "Nothing matches the filter." : "Nothing has happened yet."));
-    if (mark !== null) {
+    const stepped = recent && recent.step ? $(".step", list) : null;
+    if (stepped) stepped.scrollIntoView({ block: "nearest" });
+    else if (mark !== null) {
       const cur = $(".current", list);
       if (cur) cur.scrollIntoView({ block: "nearest" });
     } else if (stick) list.scrollTop = list.scrollHeight;
@@ -654,11 +680,12 @@ function logView(opts) {
   });
   return {
     el,
-    update(next, current = null) {
+    update(next, current = null, since = null) {
       const first = entries.length === 0;
       seen = first ? next.length : entries.length;
       entries = next;
       mark = current;
+      recent = since;
       const tops = Array.from(new Set(next.map((e) => String(e.section || "").split(".")[0]).filter(Boolean))).sort((a, b) => Number(a) - Number(b));
       const keep = section.value;
       section.replaceChildren(h("option", { value: "" }, "All sections"), ...tops.map((t) => h("option", { value: t }, `§${t}`)));
@@ -730,6 +757,180 @@ async function rulesPage(gameId) {
 // The game page
 
 const ENTER_FALLBACK = ["end", "pass", "done", "commit", "confirm"];
+const MAX_ZOOM = 6;
+const COUNTER_PX = 26; // the smallest counter on a phone at the opening zoom, in CSS pixels
+
+// The rows of a renderer's tracks panel (turn, VP, phase...) for one position of a game.
+function drawTracks(tracks, renderer, board, game) {
+  const rows = renderer && renderer.tracks && board && game.view ? renderer.tracks(board, game) : [];
+  tracks.replaceChildren(
+    ...rows.map((r) =>
+      h(
+        "div",
+        { class: "track-row" },
+        h("span", { class: "track-label" }, r.side ? sideBadge(renderer, game.game, r.side, r.label) : r.label),
+        r.max ? h("span", { class: "track" }, Array.from({ length: r.max }, (_, i) => h("span", { class: ["cell", i + 1 === r.value ? "on" : "", i + 1 < r.value ? "past" : "", r.goal === i + 1 ? "goal" : ""].join(" "), title: String(i + 1) }, String(i + 1)))) : null,
+        h("span", { class: "track-value" }, r.text !== undefined ? r.text : String(r.value)),
+      ),
+    ),
+  );
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Marks of what just happened on a board (issue 17), given to renderers as `ui.recentDiff` and
+// `ui.drawRecent` (docs/server.md, "Board renderers").
+
+// Compares a sequence of positions. Each is a list of pieces { id, x, y, place, on (on the
+// map), down (how far reduced, broken or wounded), fight (engaged), label }. Returns the paths
+// of moved pieces (through every place they stood in), the marks of fights, losses, removals
+// and arrivals, and notes counting them.
+function recentDiff(snapshots) {
+  const out = { paths: [], marks: [], notes: [] };
+  if (!snapshots || snapshots.length < 2) return out;
+  const first = new Map(snapshots[0].map((p) => [p.id, p]));
+  const last = new Map(snapshots[snapshots.length - 1].map((p) => [p.id, p]));
+  const count = { moved: 0, arrived: 0, fight: 0, loss: 0, gone: 0 };
+  const fights = new Set();
+  for (const [id, now] of last) {
+    const was = first.get(id);
+    const trail = [];
+    for (const snap of snapshots) {
+      const p = snap.find((q) => q.id === id);
+      if (p && p.on && (!trail.length || trail[trail.length - 1].place !== p.place)) trail.push(p);
+    }
+    const label = now.label || id;
+    if (was && was.on && now.on && trail.length > 1) {
+      out.paths.push({ points: trail.map((p) => [p.x, p.y]), side: now.side, title: `${label}: ${trail.map((p) => p.placeName || p.place).join(" → ")}` });
+      out.marks.push({ kind: "moved", x: now.x, y: now.y, title: `${label} moved` });
+      count.moved += 1;
+    } else if (now.on && (!was || !was.on)) {
+      if (trail.length > 1) out.paths.push({ points: trail.map((p) => [p.x, p.y]), side: now.side, title: label });
+      out.marks.push({ kind: "arrived", x: now.x, y: now.y, title: `${label} arrived` });
+      count.arrived += 1;
+    }
+    if (was && was.on && !now.on) {
+      const at = trail.length ? trail[trail.length - 1] : was;
+      out.marks.push({ kind: "gone", x: at.x, y: at.y, title: `${label}: off the map` });
+      count.gone += 1;
+    } else if (was && (now.down || 0) > (was.down || 0)) {
+      out.marks.push({ kind: "loss", x: now.x, y: now.y, title: `${label}: a loss` });
+      count.loss += 1;
+    }
+    const fought = snapshots.some((snap, k) => k > 0 && snap.some((q) => q.id === id && q.fight)) && !(was && was.fight);
+    if (fought && now.on && !fights.has(now.place)) {
+      fights.add(now.place);
+      out.marks.push({ kind: "fight", x: now.x, y: now.y, title: `Fight at ${now.placeName || now.place}` });
+      count.fight += 1;
+    }
+  }
+  const words = { moved: ["moved", "moved"], arrived: ["arrived", "arrived"], fight: ["fight", "fights"], loss: ["loss", "losses"], gone: ["off the map", "off the map"] };
+  for (const [k, n] of Object.entries(count)) if (n) out.notes.push(`${n} ${words[k][n > 1 ? 1 : 0]}`);
+  return out;
+}
+
+// The renderer's one-call form: `markRecent(root, piecesOf, unit)` maps each view of the steps
+// shown to pieces, draws the marks into `root` and returns the notes ([] when nothing is shown).
+function markRecentOf(recent) {
+  return (root, piecesOf, unit) => {
+    if (!recent || !recent.views || recent.views.length < 2) return [];
+    const diff = recentDiff(recent.views.map((v) => piecesOf(v || {})));
+    root.append(drawRecent(diff, unit));
+    return diff.notes;
+  };
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs, ...kids) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+  for (const k of kids.flat()) if (k !== null && k !== undefined) el.append(k instanceof Node ? k : document.createTextNode(String(k)));
+  return el;
+}
+
+// Draws { paths, marks } (as recentDiff gives them) for a board whose counters measure `unit`
+// SVG units: trails with an arrow, a ring per moved or arrived piece, crossed swords for a fight,
+// a red badge for a loss and a cross for a piece taken off. Every mark has `data-recent`.
+function drawRecent(diff, unit) {
+  const u = unit || 30;
+  const g = svgEl("g", { class: "recent-marks", "pointer-events": "none" });
+  const ink = "#e65c00";
+  g.append(svgEl("defs", {}, svgEl("marker", { id: "recent-arrow", viewBox: "0 0 10 10", refX: 7, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, svgEl("path", { d: "M0 0 L10 5 L0 10 Z", fill: ink }))));
+  for (const p of diff.paths || []) {
+    const d = "M" + p.points.map((q) => `${q[0].toFixed(1)} ${q[1].toFixed(1)}`).join(" L");
+    g.append(
+      svgEl(
+        "g",
+        { "data-recent": "path" },
+        svgEl("title", {}, p.title || "moved"),
+        svgEl("path", { d, fill: "none", stroke: "#fff", "stroke-width": u * 0.2, "stroke-linecap": "round", "stroke-linejoin": "round", opacity: 0.8 }),
+        svgEl("path", { d, fill: "none", stroke: ink, "stroke-width": u * 0.1, "stroke-dasharray": `${u * 0.3} ${u * 0.15}`, "stroke-linecap": "round", "stroke-linejoin": "round", "marker-end": "url(#recent-arrow)" }),
+        svgEl("circle", { cx: p.points[0][0], cy: p.points[0][1], r: u * 0.16, fill: "#fff", stroke: ink, "stroke-width": u * 0.07 }),
+      ),
+    );
+  }
+  for (const m of diff.marks || []) {
+    const t = svgEl("title", {}, m.title || m.kind);
+    const at = { "data-recent": m.kind, transform: `translate(${m.x.toFixed(1)},${m.y.toFixed(1)})` };
+    if (m.kind === "moved" || m.kind === "arrived") {
+      g.append(svgEl("g", at, t, svgEl("circle", { r: u * 0.78, fill: "none", stroke: m.kind === "moved" ? ink : "#2f8f2f", "stroke-width": u * 0.09, "stroke-dasharray": m.kind === "arrived" ? `${u * 0.2} ${u * 0.1}` : null })));
+    } else if (m.kind === "fight") {
+      g.append(svgEl("g", at, t, svgEl("circle", { r: u * 0.95, fill: "none", stroke: "#c00000", "stroke-width": u * 0.1 }), svgEl("g", { transform: `translate(${-u * 0.7},${-u * 0.7})` }, svgEl("circle", { r: u * 0.3, fill: "#c00000", stroke: "#fff", "stroke-width": u * 0.05 }), svgEl("text", { y: u * 0.13, "text-anchor": "middle", fill: "#fff", style: `font: 700 ${(u * 0.36).toFixed(1)}px sans-serif` }, "⚔"))));
+    } else if (m.kind === "loss") {
+      g.append(svgEl("g", at, t, svgEl("g", { transform: `translate(${u * 0.55},${u * 0.55})` }, svgEl("rect", { x: -u * 0.32, y: -u * 0.2, width: u * 0.64, height: u * 0.4, rx: u * 0.1, fill: "#c00000", stroke: "#fff", "stroke-width": u * 0.05 }), svgEl("text", { y: u * 0.12, "text-anchor": "middle", fill: "#fff", style: `font: 700 ${(u * 0.3).toFixed(1)}px sans-serif` }, "−1"))));
+    } else if (m.kind === "gone") {
+      const a = u * 0.45;
+      g.append(svgEl("g", at, t, svgEl("path", { d: `M${-a} ${-a} L${a} ${a} M${a} ${-a} L${-a} ${a}`, stroke: "#fff", "stroke-width": u * 0.24, "stroke-linecap": "round" }), svgEl("path", { d: `M${-a} ${-a} L${a} ${a} M${a} ${-a} L${-a} ${a}`, stroke: "#c00000", "stroke-width": u * 0.13, "stroke-linecap": "round" })));
+    } else {
+      g.append(svgEl("g", at, t, svgEl("circle", { r: u * 0.8, fill: "none", stroke: m.colour || ink, "stroke-width": u * 0.09, "stroke-dasharray": `${u * 0.25} ${u * 0.12}` })));
+    }
+  }
+  return g;
+}
+
+// The tracks panel folds away (issue 17), remembered across games.
+function tracksPanel(tracks) {
+  const box = h("details", { class: "tracks-box", id: "tracks-box", open: localStorage.getItem("muster-tracks") !== "closed" }, h("summary", {}, "Tracks"), tracks);
+  box.addEventListener("toggle", () => localStorage.setItem("muster-tracks", box.open ? "open" : "closed"));
+  return box;
+}
+
+// Two fingers on the board zoom it (a phone's pinch); one finger still scrolls it. `zoom()`
+// reads the zoom, `set(z, cx, cy)` applies one keeping the point between the fingers in place,
+// `done()` runs when the fingers lift. Returns the function that removes the listeners.
+function pinchZoom(el, zoom, set, done) {
+  let start = null;
+  const dist = (t) => Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY);
+  const mid = (t) => {
+    const r = el.getBoundingClientRect();
+    return [(t[0].clientX + t[1].clientX) / 2 - r.left, (t[0].clientY + t[1].clientY) / 2 - r.top];
+  };
+  const onStart = (ev) => {
+    if (ev.touches.length === 2) start = { d: dist(ev.touches) || 1, z: zoom() };
+  };
+  const onMove = (ev) => {
+    if (!start || ev.touches.length !== 2) return;
+    ev.preventDefault();
+    const [cx, cy] = mid(ev.touches);
+    set((start.z * dist(ev.touches)) / start.d, cx, cy);
+  };
+  const onEnd = (ev) => {
+    if (start && ev.touches.length < 2) {
+      start = null;
+      done();
+    }
+  };
+  el.addEventListener("touchstart", onStart, { passive: true });
+  el.addEventListener("touchmove", onMove, { passive: false });
+  el.addEventListener("touchend", onEnd);
+  el.addEventListener("touchcancel", onEnd);
+  return () => {
+    el.removeEventListener("touchstart", onStart);
+    el.removeEventListener("touchmove", onMove);
+    el.removeEventListener("touchend", onEnd);
+    el.removeEventListener("touchcancel", onEnd);
+  };
+}
 
 // A game answer may carry only the log entries after the first `log_start`: joined to the
 // entries already held (docs/server.md, "The game socket").
@@ -785,12 +986,12 @@ async function gamePage(id) {
   const prompt = h("div", { class: "prompt", id: "prompt" });
   const actions = h("div", { class: "actions", id: "actions" });
   const confirmBar = h("div", { class: "confirm", id: "confirm", hidden: true });
+  const draftBar = h("div", { class: "draft", id: "draft", hidden: true });
   const boardBox = h("div", { class: "board", id: "board" });
   const boardWrap = h("div", { class: "board-wrap" }, boardBox);
   const zoom = h(
     "div",
-    { class: "zoom" },
-    h("span", { class: "board-hint" }, "Click a highlighted place or counter on the map to act."),
+    { class: "zoom", id: "zoom" },
     h("button", { title: "Zoom out", "aria-label": "Zoom out", onclick: () => setZoom(P.zoom / 1.25) }, "−"),
     h("button", { title: "Fit", "aria-label": "Fit the board", onclick: () => setZoom(1) }, "Fit"),
     h("button", { title: "Zoom in", "aria-label": "Zoom in", onclick: () => setZoom(P.zoom * 1.25) }, "+"),
@@ -798,6 +999,9 @@ async function gamePage(id) {
   const banner = h("div", { class: "banner", id: "banner", hidden: true });
   const seats = h("div", { class: "seats-panel", id: "seats" });
   const tracks = h("div", { class: "tracks", id: "tracks" });
+  const tracksBox = tracksPanel(tracks);
+  const recentBox = h("section", { class: "recent", id: "recent", hidden: true, "aria-label": "What happened since your last decision" });
+  const latest = h("div", { class: "latest", id: "latest", hidden: true });
   const log = logView({ renderer, onSection: (s) => openRules(s) });
   const rules = rulesView(renderer, game.game);
   const tabLog = h("button", { class: "tab current", id: "tab-log", onclick: () => tab("log") }, "Log");
@@ -807,14 +1011,15 @@ async function gamePage(id) {
   const rulesPane = h("div", { class: "pane", id: "pane-rules", hidden: true }, rules);
   const keysPane = h("div", { class: "pane", id: "pane-keys", hidden: true });
   const conn = h("span", { class: "conn", id: "conn", title: "Live updates" }, "●");
-  const title = h("div", { class: "game-title" }, h("strong", {}, info ? info.name : game.game), " · ", scenarioName(game.game, game.scenario), " ", conn);
+  // The hint sits in the prompt bar, where the pinned bar cannot cover it (issue 17).
+  const title = h("div", { class: "game-title" }, h("strong", {}, info ? info.name : game.game), " · ", scenarioName(game.game, game.scenario), " ", conn, renderer ? h("span", { class: "board-hint", id: "board-hint" }, "Click a highlighted place or counter on the map to act.") : null);
 
   main().replaceChildren(
     h(
       "div",
       { class: "game-page" },
-      h("section", { class: "play" }, h("div", { class: "promptbar" }, title, prompt, actions, confirmBar), banner, h("div", { class: "board-area" }, renderer ? zoom : null, boardWrap)),
-      h("aside", { class: "sidebar" }, seats, tracks, h("div", { class: "tabs", role: "tablist" }, tabLog, tabRules, tabKeys), logPane, rulesPane, keysPane),
+      h("section", { class: "play" }, h("div", { class: "promptbar", id: "promptbar" }, title, prompt, actions, draftBar, confirmBar, latest), banner, h("div", { class: "board-area" }, renderer ? zoom : null, boardWrap)),
+      h("aside", { class: "sidebar" }, seats, tracksBox, recentBox, h("div", { class: "tabs", role: "tablist" }, tabLog, tabRules, tabKeys), logPane, rulesPane, keysPane),
     ),
   );
 
@@ -829,52 +1034,98 @@ async function gamePage(id) {
     showRule(rulesPane, section);
   }
   function setZoom(z) {
-    P.zoom = Math.min(4, Math.max(1, z));
-    boardBox.style.width = `${P.zoom * 100}%`;
+    P.userZoom = true;
+    applyZoom(z);
     render();
   }
+  // The board's width as a multiple of its frame's, keeping the point at (cx, cy) of the
+  // frame (its centre by default) where it was.
+  function applyZoom(z, cx = boardWrap.clientWidth / 2, cy = boardWrap.clientHeight / 2) {
+    const old = P.zoom;
+    P.zoom = Math.min(MAX_ZOOM, Math.max(1, z));
+    const k = P.zoom / old;
+    const x = boardWrap.scrollLeft + cx;
+    const y = boardWrap.scrollTop + cy;
+    boardBox.style.width = `${P.zoom * 100}%`;
+    boardWrap.scrollLeft = x * k - cx;
+    boardWrap.scrollTop = y * k - cy;
+  }
+  const stopPinch = pinchZoom(boardWrap, () => P.zoom, (z, cx, cy) => {
+    P.userZoom = true;
+    applyZoom(z, cx, cy);
+  }, () => render());
 
   const myTurn = () => P.game.status === "active" && P.game.my_side && P.game.to_act === P.game.my_side && P.game.legal.length > 0;
+  // The game as the player is shown it: with a draft (see "Batches"), the position after it.
+  const G = () => (P.draft ? P.draft.game : P.game);
 
+  // An action that cannot be taken back (it rolls dice, draws or reveals, or hands play
+  // over): the server marks them (`irreversible`, from the engine: docs/server.md); only a
+  // server that sends no marks leaves it to the renderer's verbs.
   function irreversible(action) {
+    if (Array.isArray(G().irreversible)) return G().irreversible.includes(action);
     const list = (renderer && renderer.irreversible) || [];
     return list.includes(verbOf(action));
   }
   function labelOf(action) {
-    const l = P.game.legal.find((x) => x.action === action);
+    const l = G().legal.find((x) => x.action === action);
     return l ? l.label : action;
   }
 
-  // Acting: irreversible actions wait for a confirmation first.
+  // Acting: irreversible actions wait for a confirmation first. `list` holds action strings
+  // and groups `{label, actions}`: the same decision for identical counters, one action per
+  // counter, shown as one entry "3 × label" and sent as one batch (see "Batches" below).
   function choose(list, ev) {
     if (!myTurn() || P.busy) return;
-    const legal = list.filter((a) => P.game.legal.some((l) => l.action === a));
-    if (!legal.length) return;
-    if (legal.length === 1) return request(legal[0]);
-    // Several actions on one target: a small menu.
+    const some = wantsSome(ev);
+    const entries = batchEntries(list);
+    if (!entries.length) return;
+    if (entries.length === 1) {
+      const e = entries[0];
+      if (e.actions.length > 1 && some) return askCount(e, ev);
+      return requestEntry(e);
+    }
+    // Several choices on one target: a small menu.
     closeMenu();
     const menu = h(
       "div",
       { class: "menu", id: "target-menu", role: "menu" },
-      legal.map((a, i) => h("button", { role: "menuitem", dataset: { action: a }, onclick: () => (closeMenu(), request(a)) }, `${i + 1}. ${labelOf(a)}`)),
+      entries.map((e, i) =>
+        h(
+          "button",
+          {
+            role: "menuitem",
+            dataset: { action: e.actions[0], count: e.actions.length },
+            title: e.actions.length > 1 ? "Shift-click or hold to choose how many" : null,
+            onclick: (cev) => {
+              const part = wantsSome(cev);
+              closeMenu();
+              if (part && e.actions.length > 1) askCount(e, cev);
+              else requestEntry(e);
+            },
+          },
+          `${i + 1}. ${entryLabel(e)}`,
+        ),
+      ),
       h("button", { class: "cancel", onclick: closeMenu }, "Cancel"),
     );
+    placeMenu(menu, ev);
+    holdable(menu);
+    P.menu = { el: menu, list: entries };
+  }
+  function placeMenu(menu, ev) {
     document.body.append(menu);
     const x = ev && ev.clientX !== undefined ? ev.clientX : window.innerWidth / 2;
     const y = ev && ev.clientY !== undefined ? ev.clientY : window.innerHeight / 2;
-    menu.style.left = `${Math.min(x, window.innerWidth - menu.offsetWidth - 8)}px`;
-    menu.style.top = `${Math.min(y, window.innerHeight - menu.offsetHeight - 8)}px`;
-    P.menu = { el: menu, list: legal };
+    menu.style.left = `${Math.max(4, Math.min(x, window.innerWidth - menu.offsetWidth - 8))}px`;
+    menu.style.top = `${Math.max(4, Math.min(y, window.innerHeight - menu.offsetHeight - 8))}px`;
   }
   function closeMenu() {
     if (P.menu) P.menu.el.remove();
     P.menu = null;
   }
   function request(action) {
-    if (irreversible(action)) {
-      P.pending = action;
-      renderConfirm();
-    } else send(action);
+    requestEntry({ actions: [action], label: labelOf(action) });
   }
   function renderConfirm() {
     if (!P.pending) {
@@ -884,12 +1135,148 @@ async function gamePage(id) {
     }
     confirmBar.hidden = false;
     confirmBar.replaceChildren(
-      h("span", { class: "confirm-text" }, h("strong", {}, labelOf(P.pending)), " — this cannot be taken back."),
+      h("span", { class: "confirm-text" }, h("strong", {}, pendingLabel(P.pending)), " — this cannot be taken back."),
       h("button", { class: "primary", id: "confirm-yes", onclick: () => { const a = P.pending; P.pending = null; renderConfirm(); send(a); } }, "Confirm ", h("kbd", {}, "Enter")),
       h("button", { id: "confirm-no", onclick: () => { P.pending = null; renderConfirm(); } }, "Cancel ", h("kbd", {}, "Esc")),
     );
     $("#confirm-yes").focus();
   }
+  // -------------------------------------------------------------------------------------------
+  // Batches (issue 17): several decisions of the rules in one gesture, sent as one change
+  // (docs/server.md, "Playing"). A group `{label, actions}` is the same decision for identical
+  // counters: a click takes them all, shift-click or a long press (touch) asks how many.
+  // Undoable actions are grouped; one that cannot be taken back is never grouped (each is
+  // confirmed and sent alone), as only the last action of a batch may roll dice or hand over.
+  function batchEntries(list) {
+    const legal = (a) => G().legal.some((l) => l.action === a);
+    const out = [];
+    const seen = new Set();
+    for (const item of list) {
+      if (typeof item === "string") {
+        if (legal(item) && !seen.has(item)) out.push({ actions: [item], label: labelOf(item) });
+        seen.add(item);
+        continue;
+      }
+      const acts = (item.actions || []).filter((a) => legal(a) && !seen.has(a));
+      acts.forEach((a) => seen.add(a));
+      if (!acts.length) continue;
+      if (acts.some(irreversible)) acts.forEach((a) => out.push({ actions: [a], label: labelOf(a) }));
+      else out.push({ actions: acts, label: item.label || labelOf(acts[0]) });
+    }
+    return out;
+  }
+  function entryLabel(e) {
+    return e.actions.length > 1 ? `${e.actions.length} × ${e.label}` : e.label;
+  }
+  function pendingLabel(p) {
+    return typeof p === "string" ? labelOf(p) : entryLabel(p);
+  }
+  function pendingLegal(p) {
+    if (typeof p === "string") return G().legal.some((l) => l.action === p);
+    return !!p.composed || p.actions.every((a) => G().legal.some((l) => l.action === a));
+  }
+  function requestEntry(e) {
+    if (P.draft) {
+      // A choice made on a draft goes with it: the draft's actions first, one batch.
+      const d = P.draft;
+      e = Object.assign({}, e, { actions: d.actions.concat(e.actions), label: `${d.label}: ${entryLabel(e)}`, composed: true, confirm: e.confirm !== undefined ? e.confirm : e.actions.some(irreversible) });
+    }
+    const last = e.actions[e.actions.length - 1];
+    const confirm = e.confirm !== undefined ? e.confirm : e.actions.some(irreversible) || irreversible(last);
+    const what = e.actions.length === 1 && !e.composed ? e.actions[0] : e;
+    if (confirm) {
+      P.pending = what;
+      renderConfirm();
+    } else send(what);
+  }
+  // A batch a board composed itself (each action legal in the position the ones before it
+  // leave, which it may have checked with `preview`): `opts.label` names it, `opts.confirm`
+  // says its last action cannot be taken back.
+  function batchRequest(actions, opts) {
+    if (!myTurn() || P.busy || !actions.length) return;
+    requestEntry({ actions, label: opts.label || actions.map(labelOf).join(", "), confirm: !!opts.confirm, composed: true });
+  }
+  // `POST /api/games/<id>/preview`: the position after a batch, computed and not stored.
+  async function preview(actions) {
+    const p = await api("POST", `/api/games/${eid}/preview`, { actions, version: P.game.version });
+    return p;
+  }
+  // A draft: actions a board holds back (a unit selected, a group chosen) until the next
+  // choice, shown as the position after them (from `preview`), then sent with that choice as
+  // one batch. Esc, Cancel or undo drops it; so does any change to the game meanwhile.
+  async function draft(actions, opts) {
+    held = false;
+    if (!myTurn() || P.busy || !actions.length) return;
+    const base = P.draft ? P.draft.actions : [];
+    const all = base.concat(actions);
+    try {
+      const p = await preview(all);
+      const shown = Object.assign({}, P.game, { view: p.view, legal: p.legal, prompt: p.prompt, to_act: p.to_act, irreversible: p.irreversible, log: P.game.log.concat(p.log || []) });
+      const label = opts.label || actions.map(labelOf).join(", ");
+      P.draft = { actions: all, game: shown, label: P.draft ? `${P.draft.label}, ${label}` : label, version: P.game.version };
+    } catch (e) {
+      flash(e.message, "error");
+      return;
+    }
+    render();
+  }
+  function dropDraft() {
+    if (!P.draft) return false;
+    P.draft = null;
+    render();
+    return true;
+  }
+  function renderDraft() {
+    draftBar.hidden = !P.draft;
+    document.body.dataset.draft = P.draft ? String(P.draft.actions.length) : "0";
+    if (!P.draft) return draftBar.replaceChildren();
+    draftBar.replaceChildren(
+      h("span", { class: "draft-text" }, "Selected: ", h("strong", {}, P.draft.label), " — now choose where it goes; nothing is sent yet."),
+      h("button", { id: "draft-cancel", onclick: dropDraft }, "Cancel ", h("kbd", {}, "Esc")),
+    );
+  }
+
+  // Shift, or a long press on a touch screen: choose how many.
+  let held = false;
+  function wantsSome(ev) {
+    const some = !!(ev && ev.shiftKey) || held;
+    held = false;
+    return some;
+  }
+  function holdable(el) {
+    let timer = null;
+    el.addEventListener("pointerdown", (ev) => {
+      held = false;
+      if (ev.pointerType === "mouse") return;
+      clearTimeout(timer);
+      timer = setTimeout(() => (held = true), 500);
+    });
+    const stop = () => clearTimeout(timer);
+    el.addEventListener("pointerup", stop);
+    el.addEventListener("pointercancel", stop);
+    el.addEventListener("contextmenu", (ev) => ev.preventDefault());
+  }
+  holdable(boardBox);
+  function askCount(e, ev) {
+    closeMenu();
+    const n = e.actions.length;
+    const menu = h(
+      "div",
+      { class: "menu count", id: "count-menu", role: "menu" },
+      h("span", { class: "menu-head" }, `How many? ${e.label}`),
+      h(
+        "div",
+        { class: "counts" },
+        Array.from({ length: n }, (_, i) =>
+          h("button", { role: "menuitem", dataset: { count: i + 1 }, onclick: () => (closeMenu(), requestEntry(Object.assign({}, e, { actions: e.actions.slice(0, i + 1) }))) }, i + 1 === n ? `all ${n}` : String(i + 1)),
+        ),
+      ),
+      h("button", { class: "cancel", onclick: closeMenu }, "Cancel"),
+    );
+    placeMenu(menu, ev);
+    P.menu = { el: menu, list: Array.from({ length: Math.min(9, n) }, (_, i) => i + 1), entry: e };
+  }
+
   // Acting goes over the socket when it is open (the change comes back as an update, then
   // the ack), else over HTTP.
   const labels = new Map();
@@ -915,12 +1302,19 @@ async function gamePage(id) {
     P.game = mergeLog(P.game.log, g);
     render();
   }
-  async function send(action) {
+  // `what`: one action, or a batch `{actions, label}` sent as one change.
+  async function send(what) {
     if (P.busy) return;
     P.busy = true;
     document.body.dataset.busy = "1";
     try {
-      await change("act", { action, version: P.game.version });
+      P.draft = null;
+      if (typeof what === "string") await change("act", { action: what, version: P.game.version });
+      else {
+        document.body.dataset.batch = String(what.actions.length);
+        await change("act", what.actions.length === 1 ? { action: what.actions[0], version: P.game.version } : { actions: what.actions, version: P.game.version });
+      }
+      document.body.dataset.sent = String(Number(document.body.dataset.sent || 0) + (typeof what === "string" ? 1 : what.actions.length));
     } catch (e) {
       if (e.kind === "stale") {
         flash("The game moved on meanwhile: here is the latest position.");
@@ -936,6 +1330,7 @@ async function gamePage(id) {
     }
   }
   async function undo() {
+    if (dropDraft()) return;
     if (P.busy || !P.game.can_undo) return;
     P.busy = true;
     try {
@@ -955,7 +1350,7 @@ async function gamePage(id) {
       const g = mergeLog([], await api("GET", `/api/games/${eid}`));
       if (g.version !== P.game.version || g.status !== P.game.status) {
         P.game = g;
-        if (P.pending && !g.legal.some((l) => l.action === P.pending)) P.pending = null;
+        if (P.pending && !pendingLegal(P.pending)) P.pending = null;
         render();
       }
     } catch (e) {
@@ -967,7 +1362,7 @@ async function gamePage(id) {
   // on the board are listed too (folded) so that every choice can be made without the map.
   function shortcutFor(verbs) {
     for (const v of verbs) {
-      const a = P.game.legal.find((l) => verbOf(l.action) === v || l.action === v);
+      const a = G().legal.find((l) => verbOf(l.action) === v || l.action === v);
       if (a) return a.action;
     }
     return null;
@@ -976,15 +1371,15 @@ async function gamePage(id) {
     const keys = (renderer && renderer.shortcuts) || {};
     const fromRenderer = keys.Enter ? shortcutFor(keys.Enter) : null;
     if (fromRenderer) return fromRenderer;
-    if (P.game.legal.length === 1) return P.game.legal[0].action;
+    if (G().legal.length === 1) return G().legal[0].action;
     return shortcutFor(ENTER_FALLBACK);
   }
   function renderActions(onBoard) {
     actions.replaceChildren();
     if (!myTurn()) return;
     const enter = enterAction();
-    const primary = P.game.legal.filter((l) => !onBoard.has(l.action));
-    const mapped = P.game.legal.filter((l) => onBoard.has(l.action));
+    const primary = G().legal.filter((l) => !onBoard.has(l.action));
+    const mapped = G().legal.filter((l) => onBoard.has(l.action));
     const keys = (renderer && renderer.shortcuts) || {};
     const keyOf = (a) => Object.entries(keys).find(([k, verbs]) => k !== "Enter" && verbs.includes(verbOf(a)));
     P.numbered = primary.slice(0, 9).map((l) => l.action);
@@ -1011,11 +1406,11 @@ async function gamePage(id) {
         ),
       );
     }
-    if (P.game.can_undo) actions.append(h("button", { class: "undo", id: "undo", onclick: undo, title: "Take back your last decision" }, "↶ Undo ", h("kbd", {}, "u")));
+    if (P.game.can_undo || P.draft) actions.append(h("button", { class: "undo", id: "undo", onclick: undo, title: P.draft ? "Drop the selection" : "Take back your last decision (a batch: all of it)" }, "↶ Undo ", h("kbd", {}, "u")));
   }
 
   function renderPrompt() {
-    const g = P.game;
+    const g = G();
     const who = g.to_act ? sideBadge(renderer, g.game, g.to_act) : null;
     let text = g.prompt ? g.prompt.text : "";
     if (g.status === "open") text = "Waiting for an opponent to join.";
@@ -1077,18 +1472,7 @@ async function gamePage(id) {
   }
 
   function renderTracks() {
-    const rows = renderer && renderer.tracks && P.board ? renderer.tracks(P.board, P.game) : [];
-    tracks.replaceChildren(
-      ...rows.map((r) =>
-        h(
-          "div",
-          { class: "track-row" },
-          h("span", { class: "track-label" }, r.side ? sideBadge(renderer, P.game.game, r.side, r.label) : r.label),
-          r.max ? h("span", { class: "track" }, Array.from({ length: r.max }, (_, i) => h("span", { class: ["cell", i + 1 === r.value ? "on" : "", i + 1 < r.value ? "past" : "", r.goal === i + 1 ? "goal" : ""].join(" "), title: String(i + 1) }, String(i + 1)))) : null,
-          h("span", { class: "track-value" }, r.text !== undefined ? r.text : String(r.value)),
-        ),
-      ),
-    );
+    drawTracks(tracks, renderer, P.board, shownStep().game);
   }
 
   function renderKeys() {
@@ -1105,6 +1489,8 @@ async function gamePage(id) {
         h("dd", {}, "cancel a confirmation or a menu"),
         h("dt", {}, h("kbd", {}, "u")),
         h("dd", {}, "undo your last decision, where the rules allow it"),
+        h("dt", {}, h("kbd", {}, ","), " ", h("kbd", {}, ".")),
+        h("dd", {}, "step back and forth through what happened since your last decision"),
         Object.entries(keys)
           .filter(([k]) => k !== "Enter")
           .map(([k, verbs]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, verbs.join(", "))]),
@@ -1116,15 +1502,29 @@ async function gamePage(id) {
 
   function renderBoard() {
     let onBoard = new Set();
+    P.recentNotes = [];
     if (renderer && renderer.render && P.board) {
       try {
-        const r = renderer.render(boardBox, P.board, P.game, {
-          interactive: myTurn(),
+        const shown = shownStep();
+        boardWrap.classList.toggle("stepping", !shown.live);
+        // Stepping back shows a past position; live, the position after the draft if any.
+        const r = renderer.render(boardBox, P.board, shown.live ? G() : shown.game, {
+          interactive: myTurn() && shown.live,
+          recent: shown.recent,
           choose: (list, ev) => choose(list, ev),
+          batch: (actions, opts) => batchRequest(actions, opts || {}),
+          draft: (actions, opts) => draft(actions, opts || {}),
+          preview: (actions) => preview(actions),
+          some: (ev) => wantsSome(ev),
+          irreversible: (action) => irreversible(action),
           label: labelOf,
           sideLook: (side) => sideLook(renderer, P.game.game, side),
+          recentDiff,
+          drawRecent,
+          markRecent: markRecentOf(shown.recent),
         });
         if (r && r.targets) onBoard = r.targets;
+        if (r && Array.isArray(r.recent)) P.recentNotes = r.recent;
       } catch (e) {
         boardBox.replaceChildren(h("p", { class: "error" }, `The board could not be drawn: ${e.message}`));
       }
@@ -1142,17 +1542,151 @@ async function gamePage(id) {
 
   function render() {
     closeMenu();
-    if (P.pending && !P.game.legal.some((l) => l.action === P.pending)) P.pending = null;
-    const onBoard = renderBoard();
+    if (P.draft && (P.draft.version !== P.game.version || !myTurn())) P.draft = null;
+    renderDraft();
+    if (P.pending && !pendingLegal(P.pending)) P.pending = null;
+    trackRecent();
+    let onBoard = renderBoard();
+    if (autoZoom()) onBoard = renderBoard();
     renderPrompt();
     renderActions(onBoard);
     renderConfirm();
     renderBanner();
     renderSeats();
     renderTracks();
-    log.update(P.game.log);
+    renderRecent();
+    log.update(P.game.log, null, recentRange());
     document.title = `${myTurn() ? "▶ " : ""}${info ? info.name : P.game.game} — Muster`;
     updateState();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // What just happened (issue 17): the views and log lengths seen since the viewer's last
+  // decision. A change made while the viewer was to act is the viewer's own and starts afresh;
+  // every other change is one step of the others', which the board marks (moved pieces with
+  // their path, fights, losses), the panel above the log lists, and ‹ › step through. Kept in
+  // sessionStorage so a reload keeps it.
+  const recentKey = `muster-recent-${id}`;
+  P.recent = (() => {
+    try {
+      const r = JSON.parse(sessionStorage.getItem(recentKey) || "null");
+      return r && Array.isArray(r.steps) && r.side === (game.my_side || null) ? r : null;
+    } catch (e) {
+      return null;
+    }
+  })();
+  P.stepAt = null;
+  function trackRecent() {
+    const g = P.game;
+    const prev = P.lastGame;
+    P.lastGame = g;
+    if (prev && prev.version === g.version) return;
+    const snap = { version: g.version, view: g.view, log: g.log.length };
+    const R = P.recent;
+    const last = R && R.steps.length ? R.steps[R.steps.length - 1] : null;
+    if (!prev && last && last.version <= g.version) {
+      if (last.version < g.version) R.steps.push(snap);
+    } else if (!R || !prev || (g.my_side && prev.status === "active" && prev.to_act === g.my_side)) {
+      P.recent = { side: g.my_side || null, steps: [snap] };
+      P.stepAt = null;
+    } else {
+      R.steps.push(snap);
+      if (R.steps.length > 40) R.steps.splice(0, R.steps.length - 40);
+    }
+    try {
+      sessionStorage.setItem(recentKey, JSON.stringify(P.recent));
+    } catch (e) {
+      /* too big to keep: a reload forgets it */
+    }
+  }
+  const recentCount = () => (P.recent ? P.recent.steps.length - 1 : 0);
+  // The game as the board shows it: now, with every step since the last decision marked, or
+  // one past step with its own changes marked.
+  function shownStep() {
+    const n = recentCount();
+    if (P.stepAt !== null && P.stepAt > n) P.stepAt = n || null;
+    if (P.stepAt === null || !n) return { game: P.game, live: true, recent: n ? { views: P.recent.steps.map((s) => s.view) } : null };
+    const cur = P.recent.steps[P.stepAt];
+    const before = P.recent.steps[P.stepAt - 1];
+    return { game: Object.assign({}, P.game, { view: cur.view, legal: [] }), live: false, recent: { views: [before.view, cur.view] } };
+  }
+  function recentRange() {
+    const n = recentCount();
+    if (!n) return null;
+    const len = P.game.log.length;
+    const at = (k) => Math.min(P.recent.steps[k].log, len);
+    return { from: at(0), step: P.stepAt ? [at(P.stepAt - 1), at(P.stepAt)] : null };
+  }
+  function stepRecent(d) {
+    const n = recentCount();
+    if (!n) return;
+    if (d === 0) P.stepAt = null;
+    else if (d < 0) P.stepAt = P.stepAt === null ? n : Math.max(1, P.stepAt - 1);
+    else if (P.stepAt !== null) P.stepAt = P.stepAt >= n ? null : P.stepAt + 1;
+    render();
+  }
+  function renderRecent() {
+    const n = recentCount();
+    const newest = P.game.log[P.game.log.length - 1];
+    latest.hidden = !newest;
+    put(latest, newest ? [h("span", { class: "latest-label" }, "Last: "), newest.chance ? diceText(newest.text) : newest.text] : null);
+    recentBox.hidden = !n;
+    setState(document.body.dataset.state, { recent: n, recentStep: P.stepAt === null ? "" : P.stepAt });
+    if (!n) return recentBox.replaceChildren();
+    const range = recentRange();
+    const k = P.stepAt;
+    const entries = P.game.log.slice(range.from);
+    put(
+      recentBox,
+      h(
+        "div",
+        { class: "recent-head" },
+        h("strong", {}, P.game.my_side ? "Since your last decision" : "Lately"),
+        h("span", { class: "recent-pos", id: "recent-pos" }, k ? `step ${k} of ${n}` : `${n} step${n > 1 ? "s" : ""}`),
+        h("button", { id: "recent-prev", title: "Step back (,)", "aria-label": "Previous step", disabled: k === 1, onclick: () => stepRecent(-1) }, "‹"),
+        h("button", { id: "recent-next", title: "Step forward (.)", "aria-label": "Next step", disabled: k === null, onclick: () => stepRecent(1) }, "›"),
+        k ? h("button", { id: "recent-now", title: "Back to now (Esc)", onclick: () => stepRecent(0) }, "Now") : null,
+      ),
+      P.recentNotes.length ? h("p", { class: "recent-notes", id: "recent-notes" }, P.recentNotes.join(" · ")) : null,
+      h(
+        "ol",
+        { class: "recent-list", id: "recent-list" },
+        entries.length
+          ? entries.map((e, i) => h("li", { class: range.step && range.from + i >= range.step[0] && range.from + i < range.step[1] ? "step" : "" }, e.chance ? diceText(e.text) : e.text))
+          : h("li", { class: "muted" }, "Nothing in the log: the board marks what changed."),
+      ),
+    );
+    const cur = $(".step", recentBox);
+    if (cur) cur.scrollIntoView({ block: "nearest" });
+  }
+
+  // On a narrow screen the board opens zoomed so that its counters are big enough to read and
+  // tap (issue 17: 24 px at least), once, until the player zooms by hand.
+  function autoZoom() {
+    if (P.userZoom || !renderer || boardWrap.clientWidth === 0 || boardWrap.clientWidth > 700) return false;
+    const sizes = $$("[data-unit]:not([data-target]), [data-counter]", boardBox)
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return Math.min(r.width, r.height);
+      })
+      .filter((x) => x > 0);
+    if (!sizes.length) return false;
+    const want = Math.min(MAX_ZOOM, (P.zoom * COUNTER_PX) / Math.min(...sizes));
+    if (want <= P.zoom * 1.02) return false;
+    applyZoom(want, 0, 0);
+    if (!P.autoScrolled) {
+      // Bring what matters into the frame: the newest change or the first target.
+      P.autoScrolled = true;
+      requestAnimationFrame(() => {
+        const f = $("[data-recent]", boardBox) || $("[data-target]", boardBox);
+        if (!f) return;
+        const r = f.getBoundingClientRect();
+        const w = boardWrap.getBoundingClientRect();
+        boardWrap.scrollLeft += r.left + r.width / 2 - (w.left + w.width / 2);
+        boardWrap.scrollTop += r.top + r.height / 2 - (w.top + w.height / 2);
+      });
+    }
+    return true;
   }
 
   // Keyboard shortcuts
@@ -1161,6 +1695,8 @@ async function gamePage(id) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.key === "Escape") {
       if (P.menu) closeMenu();
+      else if (P.stepAt !== null && P.stepAt !== undefined) stepRecent(0);
+      else if (!P.pending && dropDraft()) return;
       else if (P.pending) {
         P.pending = null;
         renderConfirm();
@@ -1171,7 +1707,8 @@ async function gamePage(id) {
       const a = P.menu.list[Number(ev.key) - 1];
       if (a) {
         closeMenu();
-        request(a);
+        if (typeof a === "number") requestEntry(Object.assign({}, P.menu.entry, { actions: P.menu.entry.actions.slice(0, a) }));
+        else requestEntry(a);
       }
       ev.preventDefault();
       return;
@@ -1186,12 +1723,19 @@ async function gamePage(id) {
       } else if (myTurn()) {
         const a = enterAction();
         if (a) request(a);
+        // No suggested action (a retreat, a set-up hex): Enter offers the choices as a menu,
+        // picked with 1-9 or a click, rather than doing nothing.
+        else choose(P.game.legal.map((l) => l.action).slice(0, 30));
       }
       ev.preventDefault();
       return;
     }
     if (ev.key === "u" || ev.key === "U") {
       undo();
+      return;
+    }
+    if (ev.key === "," || ev.key === ".") {
+      stepRecent(ev.key === "," ? -1 : 1);
       return;
     }
     if (!myTurn()) return;
@@ -1219,6 +1763,19 @@ async function gamePage(id) {
     }, 150);
   };
   window.addEventListener("resize", onResize);
+  // On a phone the pinned prompt shrinks to the prompt and the buttons once the page scrolls.
+  // What it gives up is kept as a margin, so that the page below does not jump.
+  const onScroll = () => {
+    const on = window.scrollY > 40;
+    if (on === document.body.classList.contains("scrolled")) return;
+    const bar = $("#promptbar");
+    const before = bar.offsetHeight;
+    bar.style.marginBottom = "";
+    document.body.classList.toggle("scrolled", on);
+    const after = bar.offsetHeight;
+    if (on && after < before) bar.style.marginBottom = `${before - after}px`;
+  };
+  window.addEventListener("scroll", onScroll, { passive: true });
 
   // The game socket: the state on connecting, then an update on every change (only what
   // changed: members, a patch of the view, new log entries); reconnecting with backoff, from
@@ -1299,6 +1856,8 @@ async function gamePage(id) {
     closeMenu();
     document.removeEventListener("keydown", onKey);
     window.removeEventListener("resize", onResize);
+    window.removeEventListener("scroll", onScroll);
+    stopPinch();
     clearTimeout(resizeTimer);
   };
   S.page = P;
@@ -1336,6 +1895,18 @@ async function replayPage(id) {
   const boardBox = h("div", { class: "board", id: "board" });
   const slider = h("input", { type: "range", min: 0, max: Math.max(0, count - 1), value: at, id: "replay-slider", "aria-label": "Step" });
   const pos = h("span", { class: "replay-pos", id: "replay-pos" });
+  // Where the shown step stands (issue 17): turn and phase from the renderer's tracks, and who
+  // decides next (the side of the next recorded action).
+  const readout = h("div", { class: "replay-readout", id: "replay-readout" });
+  const tracks = h("div", { class: "tracks", id: "tracks" });
+  const stepGame = (i) => Object.assign({}, game, { view: steps[i].view, legal: [], to_act: steps[i + 1] ? steps[i + 1].side : null });
+  const rowsAt = (i) => (renderer && renderer.tracks && board ? renderer.tracks(board, stepGame(i)) || [] : []);
+  const turnAt = (i) => {
+    const v = steps[i].view || {};
+    if (typeof v.turn === "number") return v.turn;
+    const row = rowsAt(i).find((r) => /^turn$/i.test(String(r.label)));
+    return row && typeof row.value === "number" ? row.value : null;
+  };
   const turnSel = h("select", { id: "replay-turn", "aria-label": "Jump to a turn" }, h("option", { value: "" }, "Jump to turn…"));
   const log = logView({ renderer, still: true, onSection: () => {} });
   const actionsList = h("ol", { class: "record", id: "record" });
@@ -1345,7 +1916,8 @@ async function replayPage(id) {
   const turns = [];
   if (byViews) {
     steps.forEach((s, i) => {
-      if (s.turn !== undefined && !turns.some((t) => t.turn === s.turn)) turns.push({ turn: s.turn, step: i });
+      const t = turnAt(i);
+      if (t !== null && t !== undefined && !turns.some((x) => x.turn === t)) turns.push({ turn: t, step: i });
     });
   } else if (renderer && renderer.turnOf) {
     game.log.forEach((e, i) => {
@@ -1364,8 +1936,22 @@ async function replayPage(id) {
     if (byViews) {
       const s = steps[at];
       pos.textContent = `Action ${at} of ${count - 1}`;
-      const g = Object.assign({}, game, { view: s.view, legal: [], log: s.log || game.log.slice(0, s.log_len || 0) });
-      if (renderer && board) renderer.render(boardBox, board, g, { interactive: false, choose: () => {}, label: (a) => a, sideLook: (x) => sideLook(renderer, game.game, x) });
+      const g = Object.assign(stepGame(at), { log: s.log || game.log.slice(0, s.log_len || 0) });
+      const rows = drawTracks(tracks, renderer, board, g);
+      const turnRow = rows.find((r) => /^turn$/i.test(String(r.label)));
+      const phaseRow = rows.find((r) => /^phase$/i.test(String(r.label)));
+      const t = turnAt(at);
+      put(
+        readout,
+        t !== null ? h("strong", {}, `Turn ${turnRow && turnRow.text ? turnRow.text : t}`) : null,
+        phaseRow ? h("span", {}, ` · ${phaseRow.text}`) : null,
+        g.to_act ? [" · next: ", sideBadge(renderer, game.game, g.to_act)] : null,
+        s.action ? h("span", { class: "muted" }, " · last: ", sideBadge(renderer, game.game, s.side), " ", h("code", {}, s.action)) : null,
+      );
+      turnSel.value = String([...turns].reverse().find((x) => x.step <= at)?.step ?? "");
+      // The board marks what the shown action changed, as the game page marks a step.
+      const recent = at > 0 ? { views: [steps[at - 1].view, s.view] } : null;
+      if (renderer && board) renderer.render(boardBox, board, g, { interactive: false, choose: () => {}, label: (a) => a, sideLook: (x) => sideLook(renderer, game.game, x), recent, recentDiff, drawRecent, markRecent: markRecentOf(recent) });
       log.update(g.log, g.log.length - 1);
       $$("li", actionsList).forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === at - 1));
     } else {
@@ -1400,10 +1986,10 @@ async function replayPage(id) {
       h(
         "section",
         { class: "play" },
-        h("div", { class: "promptbar" }, h("div", { class: "game-title" }, h("strong", {}, "Replay: ", info ? info.name : game.game), " · ", scenarioName(game.game, game.scenario)), h("div", { class: "prompt" }, game.outcome ? `${titleCase(game.outcome.winner || "nobody")} won — VP ${vp}. ${game.outcome.reason || ""}` : ""), controls, note),
+        h("div", { class: "promptbar" }, h("div", { class: "game-title" }, h("strong", {}, "Replay: ", info ? info.name : game.game), " · ", scenarioName(game.game, game.scenario)), h("div", { class: "prompt" }, game.outcome ? `${titleCase(game.outcome.winner || "nobody")} won — VP ${vp}. ${game.outcome.reason || ""}` : ""), controls, byViews ? readout : null, note),
         renderer && board ? h("div", { class: "board-area" }, h("div", { class: "board-wrap" }, boardBox)) : h("p", { class: "muted" }, "This game has no board drawing yet."),
       ),
-      h("aside", { class: "sidebar" }, h("h3", {}, "Log"), log.el, record ? h("details", { class: "record-box" }, h("summary", {}, `Record: ${record.actions.length} actions`), actionsList) : null),
+      h("aside", { class: "sidebar" }, byViews && renderer && board ? tracksPanel(tracks) : null, h("h3", {}, "Log"), log.el, record ? h("details", { class: "record-box" }, h("summary", {}, `Record: ${record.actions.length} actions`), actionsList) : null),
     ),
   );
   if (renderer && board) renderer.render(boardBox, board, Object.assign({}, game, { legal: [] }), { interactive: false, choose: () => {}, label: (a) => a, sideLook: (x) => sideLook(renderer, game.game, x) });

@@ -125,6 +125,7 @@ impl Battles {
                     .into(),
                 values: vec!["turns-7-8".into(), "all-day".into()],
                 default: "turns-7-8".into(),
+                scenarios: vec!["oriskany".into()],
             }],
         };
         Ok(Battles { info, scenarios })

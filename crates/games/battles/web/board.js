@@ -156,7 +156,7 @@
     .bt-label { font: 600 8px sans-serif; fill: #3b3a2c; fill-opacity: 0.7; text-anchor: middle; pointer-events: none; }
     .bt-name { font: 700 7.2px sans-serif; text-anchor: middle; pointer-events: none; }
     .bt-values { font: 700 11.5px sans-serif; text-anchor: middle; pointer-events: none; }
-    .bt-chip { font: 700 7px sans-serif; text-anchor: middle; pointer-events: none; }
+    .bt-chip { font: 700 10px sans-serif; text-anchor: middle; pointer-events: none; }
     .bt-area { fill: none; stroke: #5b2d82; stroke-width: 2.6; stroke-dasharray: 7 4; stroke-linecap: round; pointer-events: none; }
     .bt-area-label { font: 700 9px sans-serif; fill: #fff; text-anchor: middle; pointer-events: none; }
     .bt-box-title { font: 700 11px Georgia, serif; fill: #2e2a22; }
@@ -220,9 +220,12 @@
     if (st && st.attacked) chips.push(["A", "#f5a623", "#221400", "attacked"]);
     if (st && st.defended) chips.push(["D", "#c9b6e4", "#1a1030", "was attacked"]);
     for (const extra of opts.chips || []) chips.push(extra);
+    // Chips of 14 units (about 10 px at the default zoom on a laptop), explained by the map's
+    // legend line (issue 17).
     chips.forEach(([t, bg, fg, title], i) => {
-      const cy = -half + 1 + i * 10.5;
-      g.append(svg("g", { transform: `translate(${half + 1},${cy})`, filter: "none" }, svg("title", {}, title), svg("rect", { x: -1, y: 0, width: 10, height: 10, rx: 1.5, fill: bg, stroke: "#222", "stroke-width": 0.6 }), svg("text", { class: "bt-chip", x: 4, y: 7.5, fill: fg }, t)));
+      const cy = -half - 2 + i * 14.5;
+      const w = t.length > 1 ? 18 : 14;
+      g.append(svg("g", { class: "bt-chipbox", "data-chip": t, transform: `translate(${half - 5},${cy})`, filter: "none" }, svg("title", {}, title), svg("rect", { x: 0, y: 0, width: w, height: 14, rx: 2, fill: bg, stroke: "#222", "stroke-width": 0.7 }), svg("text", { class: "bt-chip", x: w / 2, y: 10.5, fill: fg }, t)));
     });
     return g;
   }
@@ -324,6 +327,7 @@
     root.append(svg("rect", { x: 0, y: 0, width: W, height: H, fill: "#cfc3a6" }));
     root.append(svg("rect", { x: MARGIN / 3, y: MARGIN / 3, width: geo.width - (MARGIN * 2) / 3, height: geo.mapHeight - (MARGIN * 2) / 3, fill: "#e9e2c7", stroke: "#6d5f43", "stroke-width": 1.5 }));
     root.append(svg("text", { class: "bt-title", x: MARGIN / 3 + 6, y: MARGIN / 3 + 15 }, `${board.name}, ${formatDate(board.date)}`));
+    root.append(svg("text", { class: "bt-legend", id: "bt-chip-legend", x: MARGIN / 3 + 6, y: MARGIN / 3 + 27 }, CHIP_LEGEND));
 
     // Terrain
     const terrainLayer = svg("g", { class: "bt-terrain" });
@@ -464,7 +468,7 @@
       const c = geo.center(u.at);
       if (!d || !c) continue;
       const chips = [];
-      if (target && target.id === u.id) chips.push(["⌖", "#ffffff", "#b00000", "target of the attack"]);
+      if (target && target.id === u.id) chips.push(["⊕", "#ffffff", "#b00000", "target of the attack"]);
       if (attackers.has(u.id)) chips.push(["⚔", "#f5a623", "#221400", "attacking"]);
       if (charger && charger.id === u.id) chips.push(["+2", "#ffd21f", "#000", "charge: +2 CF"]);
       if (battle && battle.support && target && target.id === u.id) chips.push(["+2", "#9ec5ff", "#000", "artillery support: +2 CF"]);
@@ -475,6 +479,8 @@
       unitsLayer.append(g);
     }
     root.append(unitsLayer);
+    // What happened since the viewer's last decision (issue 17): trails, fights, losses.
+    const recentNotes = ui && ui.markRecent ? ui.markRecent(root, (v) => piecesOf(v, geo, defs_), C) : [];
 
     // Legal targets, on top so that a click on a counter reaches them.
     const placed = new Set();
@@ -487,12 +493,20 @@
         info.actions.forEach((a) => placed.add(a));
         const labelText = info.actions.map((a) => (ui.label ? ui.label(a) : a)).join("\n");
         const poly = svg("polygon", { class: `bt-target ${info.unit ? "unit" : "hex"}`, points: pointsAttr(corners(c, R - 2.5)), "data-target": info.unit ? "unit" : "hex", "data-hex": hex, "data-actions": info.actions.join("|"), tabindex: 0, role: "button", "aria-label": labelText }, svg("title", {}, labelText));
-        poly.addEventListener("click", (ev) => ui.choose(info.actions, ev));
+        // Issue 17: a unit's move is one gesture: the click on the unit selects it without
+        // sending anything (a draft, drawn from the server's preview), the click on the hex
+        // sends "select" and "move" together as one batch, which one undo takes back.
+        const pick = (ev) => {
+          const only = info.actions.length === 1 ? info.actions[0] : null;
+          if (only && only.split(/\s+/)[0] === "select" && ui.draft) ui.draft([only], { label: ui.label ? ui.label(only) : only });
+          else ui.choose(info.actions, ev);
+        };
+        poly.addEventListener("click", pick);
         poly.addEventListener("keydown", (ev) => {
           if (ev.key === " " || ev.key === "Enter") {
             ev.preventDefault();
             ev.stopPropagation();
-            ui.choose(info.actions, ev);
+            pick(ev);
           }
         });
         tl.append(poly);
@@ -532,7 +546,18 @@
     });
 
     container.replaceChildren(root);
-    return { targets: placed };
+    return { targets: placed, recent: recentNotes };
+  }
+
+  const CHIP_LEGEND = "Chips: M moved · A attacked · D was attacked · R rallied · ⊕ target · ⚔ attacking · +2 charge or artillery support";
+
+  // The units of one view as the client's marks of recent changes need them (app.js, recentDiff).
+  function piecesOf(view, geo, defs_) {
+    return (view.units || []).map((u) => {
+      const c = geo.center(u.at);
+      const d = defs_[u.id];
+      return { id: u.id, on: !!c, x: c ? c.x : 0, y: c ? c.y : 0, place: u.at, down: u.at === "eliminated" ? 2 : u.reduced ? 1 : 0, fight: !!u.defended, side: d && d.side, label: d ? shortName(d) : u.id };
+    });
   }
 
   function formatDate(iso) {
@@ -558,8 +583,18 @@
       const used = v.artillery_used && v.active !== s ? " · used" : "";
       rows.push({ side: s, label: "Artillery", value: v.artillery[s], max: art[s] || undefined, text: `${v.artillery[s]}${used}` });
     }
+    // The phase row names whose turn it is and, when the other side decides (set-up in
+    // Oriskany, artillery fire and support, a defender's retreat), that side too: `active` is
+    // the player whose half-turn it is, not always the one deciding (issue 17).
     const step = (v.phase && v.phase.step) || "";
-    rows.push({ label: "Phase", text: `${STEP_NAMES[step] || step}${v.active ? ` · ${SIDES[v.active].label} player active` : ""}` });
+    const label = (s) => (SIDES[s] ? SIDES[s].label : s);
+    let who = "";
+    if (step === "setup") who = v.phase.side ? ` · ${label(v.phase.side)} sets up` : "";
+    else if (step !== "over") {
+      if (v.active) who = ` · ${label(v.active)} player's turn`;
+      if (game.to_act && game.to_act !== v.active) who += ` · ${label(game.to_act)} decides`;
+    }
+    rows.push({ label: "Phase", text: `${STEP_NAMES[step] || step}${who}` });
     return rows;
   }
 

@@ -1,11 +1,12 @@
 // Board renderer of "Revolution Road: Bunker Hill" for Muster's browser client, following the
 // contract in docs/server.md ("Board renderers"): it registers
 // window.MusterBoards["bunker-hill"] = { render, rules, irreversible, shortcuts, sides, tracks, turnOf }.
-// The map comes from GET /api/games/<id>/board (src/bunker/mod.rs, `board`: region polygons,
-// centres, elevation, terrain, modifiers, staging areas, landing zones, fleet boxes), the
+// The map comes from GET /api/games/<id>/board (src/bunker/mod.rs, `board`: each region's
+// drawn outline `shape` and anchor `at`, elevation, terrain, modifiers, staging areas, landing
+// zones, fleet boxes, and `drawing`: frame, roads, works, land off the peninsula, labels), the
 // pieces and tracks from the viewer's view (src/bunker/mod.rs, `view`): a militia piece whose
-// strength is not drawn yet shows "?". The map is a reconstruction (docs/rulings/bunker-hill.md
-// R1-R9); its coordinates (10 units a grid square) are drawn S times larger here.
+// strength is not drawn yet shows "?". The map and its drawing are reconstructions
+// (docs/rulings/bunker-hill.md R1-R9, R12); map units are drawn S times larger here.
 (function () {
   "use strict";
 
@@ -17,23 +18,28 @@
   };
   const KIND_CODE = { regular: "REG", marine: "MAR", cannon: "GUN", minuteman: "MM", militia: "MIL", leader: "LDR", battery: "BTY" };
   const KIND_NAME = { regular: "Regulars", marine: "Marines", cannon: "field cannon", minuteman: "Minutemen", militia: "militia", leader: "leader", battery: "Copp's Hill Battery" };
-  const FILL = { low: "#dfe9c6", slope: "#c7a57a", ridge: "#a98a62", hilltop: "#5f8f4a", town: "#efe4c8", zone: "#b9dcf2" };
+  const FILL = { low: "#e4ebc4", slope: "#dcc596", ridge: "#d2b783", hilltop: "#9dbb74", town: "#ece0c4", zone: "rgba(255,255,255,0.16)" };
   const ELEV = { low: "elevation 0", slope: "slope, elevation 1", ridge: "ridge line, elevation 1", hilltop: "hilltop, elevation 2", town: "town region, elevation 0", zone: "Landing Zone (water)" };
   const HILL_NAME = { bunker: "Bunker Hill", breeds: "Breed's Hill", moultons: "Moulton's Hill" };
   // Which word of an action's notation names the region it is about.
   const REGION_WORD = { place: 1, panic: 1, volley: 2, assault: 2, move: 1, rally: 1, reorg: 2, snipe: 1, land: 2, gun: 2, shell: 1, hotshot: 1, to: 1, spread: 1, go: 2 };
   // Which word names a counter.
   const UNIT_WORD = { add: 1, hit: 1 };
-  // Boxes off the peninsula, in map units (the map spans x 0..190, y 0..110).
-  const MUSTER = { id: "muster", x: -31, y: 18, w: 27, h: 56 };
+  // Boxes off the peninsula, in map units of the drawing (its frame is 250 by 228): the Muster
+  // Box on the mainland beyond the Neck, the Fleet Boxes in the Mystic, the harbour and the
+  // Charles, the Copp's Hill battery on Boston's shore. VIEW is the frame of a board without
+  // a drawing.
+  const MUSTER = { id: "muster", x: 2, y: 3, w: 27, h: 34 };
   const FLEET = {
-    mystic: { x: 84, y: -15, w: 32, h: 11 },
-    harbour: { x: 193, y: 56, w: 19, h: 17 },
-    charles: { x: -3, y: 106, w: 32, h: 11 },
+    mystic: { x: 152, y: 6, w: 32, h: 11 },
+    harbour: { x: 208, y: 184, w: 32, h: 11 },
+    charles: { x: 3, y: 146, w: 32, h: 11 },
   };
   const SHORT = { mystic: "Mystic", harbour: "Harbor", charles: "Charles" };
-  const COPPS = { x: 128, y: 104, w: 32, h: 12 };
-  const VIEW = { x0: -33, y0: -18, x1: 214, y1: 131 };
+  const COPPS = { x: 66, y: 191, w: 32, h: 11 };
+  const VIEW = { x0: 0, y0: 0, x1: 250, y1: 228 };
+  const TITLE = { x: 66, y: 9 };
+  const LEGEND = { x: 134, y: 214 };
   const C = 6.4; // counter side, map units
 
   function svg(tag, attrs, ...kids) {
@@ -52,9 +58,25 @@
   const pts = (poly) => poly.map((p) => `${n1(p[0])},${n1(p[1])}`).join(" ");
 
   const style = `
-    .bh-region { stroke: #7b6849; stroke-width: 1.2; stroke-linejoin: round; }
-    .bh-region.town { stroke: #2e7d32; stroke-width: 2.4; }
-    .bh-region.zone { stroke: #4f86b0; stroke-width: 1.4; stroke-dasharray: 5 3; }
+    .bh-region { stroke: none; }
+    .bh-region.zone { stroke: #2f6690; stroke-width: 1.6; stroke-dasharray: 6 4; stroke-linejoin: round; }
+    .bh-border { fill: none; stroke: #5c4a30; stroke-width: 1.3; stroke-opacity: 0.75; stroke-linejoin: round; stroke-linecap: round; pointer-events: none; }
+    .bh-shallows { fill: none; stroke: #b7d6ea; stroke-width: 22; stroke-linejoin: round; stroke-linecap: round; pointer-events: none; }
+    .bh-beach { fill: none; stroke: #eadcae; stroke-width: 9; stroke-linejoin: round; stroke-linecap: round; pointer-events: none; }
+    .bh-offmap { fill: #d8dcc2; stroke: #8b8f70; stroke-width: 1.4; }
+    .bh-contour { fill: none; stroke: #8a6a3c; stroke-width: 1.6; stroke-linejoin: round; pointer-events: none; }
+    .bh-contour.top { stroke: #5d4522; stroke-width: 2.2; }
+    .bh-hachure { fill: none; stroke: #9a7a48; stroke-width: 1.1; stroke-opacity: 0.7; pointer-events: none; }
+    .bh-hachure.top { stroke: #6a5128; }
+    .bh-houses { fill: #9c5a3c; fill-opacity: 0.55; stroke: #5e3320; stroke-width: 0.5; stroke-opacity: 0.6; pointer-events: none; }
+    .bh-road-edge { fill: none; stroke: #9c7c4c; stroke-width: 6; stroke-linecap: round; stroke-linejoin: round; pointer-events: none; }
+    .bh-road { fill: none; stroke: #efdfb4; stroke-width: 3.4; stroke-linecap: round; stroke-linejoin: round; }
+    .bh-earthwork { fill: none; stroke: #5b3d1e; stroke-width: 5; stroke-linecap: square; stroke-linejoin: miter; }
+    .bh-fence { fill: none; stroke: #6e4a24; stroke-width: 2.2; }
+    .bh-fence.posts { stroke-width: 7; stroke-dasharray: 1.6 7; }
+    .bh-wall { fill: none; stroke: #6c6c6c; stroke-width: 4; stroke-dasharray: 5 1.5; }
+    .bh-name { font: 600 10px sans-serif; fill: #2b2417; text-anchor: middle; pointer-events: none; paint-order: stroke; stroke: rgba(255,255,255,0.75); stroke-width: 2.6px; }
+    .bh-place { font: 700 18px Georgia, serif; fill: #4a4a38; text-anchor: middle; letter-spacing: 3px; pointer-events: none; }
     .bh-label { font: 700 17px Georgia, serif; fill: #2b261c; text-anchor: middle; pointer-events: none; paint-order: stroke; stroke: rgba(255,255,255,0.8); stroke-width: 3px; }
     .bh-water { font: italic 600 16px Georgia, serif; fill: #2f5f8a; text-anchor: middle; letter-spacing: 1px; pointer-events: none; }
     .bh-small { font: 600 11px sans-serif; text-anchor: middle; pointer-events: none; paint-order: stroke; stroke: rgba(255,255,255,0.75); stroke-width: 2px; }
@@ -78,6 +100,7 @@
       "defs",
       {},
       svg("style", {}, style),
+      svg("linearGradient", { id: "bh-water", x1: 0, y1: 0, x2: 1, y2: 1 }, svg("stop", { offset: 0, "stop-color": "#93bfdf" }), svg("stop", { offset: 1, "stop-color": "#7fb0d6" })),
       svg("pattern", { id: "bh-hatch", width: 6, height: 6, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, svg("rect", { width: 2, height: 6, fill: "rgba(0,0,0,0.3)" })),
       svg("pattern", { id: "bh-fire", width: 10, height: 10, patternUnits: "userSpaceOnUse", patternTransform: "rotate(-35)" }, svg("rect", { width: 10, height: 10, fill: "#e8743b" }), svg("rect", { width: 4, height: 10, fill: "#b8321a" })),
       svg("filter", { id: "bh-shadow", x: "-20%", y: "-20%", width: "150%", height: "150%" }, svg("feDropShadow", { dx: 1, dy: 1.2, stdDeviation: 0.7, "flood-color": "#000", "flood-opacity": 0.45 })),
@@ -211,27 +234,164 @@
     return { regions, units, fleet };
   }
 
+  // Issue 17: the same decision for identical counters (same side, kind, strength, state and
+  // markers: what `groups` stacks) is one choice for the client, "3 × Move British Regulars
+  // to Breed's Hill", taken for all of them in one batch (or, shift-click / long press, for
+  // some). Leaders and the battery have names and stay single.
+  const VERB_WORDS = { go: "Move", add: "Choose", hit: "Hit on" };
+  function pieceName(p) {
+    const side = SIDES[p.side] || SIDES.patriot;
+    const bits = [];
+    if (p.kind !== "leader" && p.kind !== "battery") bits.push(p.strength === null || p.strength === undefined ? "strength not drawn" : `strength ${p.strength}`);
+    if (p.state !== "healthy") bits.push(p.state);
+    return `${side.label} ${KIND_NAME[p.kind] || p.kind}${bits.length ? ` (${bits.join(", ")})` : ""}`;
+  }
+  function grouped(actions, pieces, byId) {
+    const byUnit = new Map(pieces.map((p) => [p.id, p]));
+    const out = [];
+    const byKey = new Map();
+    for (const a of actions) {
+      const w = String(a).split(/\s+/);
+      const verb = w[0];
+      const unit = verb === "go" ? w[1] : UNIT_WORD[verb] !== undefined ? w[UNIT_WORD[verb]] : null;
+      const p = unit ? byUnit.get(unit) : null;
+      if (!p || !VERB_WORDS[verb] || p.kind === "leader" || p.kind === "battery") {
+        out.push(a);
+        continue;
+      }
+      const to = verb === "go" ? w[2] : "";
+      const key = [verb, to, p.at, p.side, p.kind, p.strength, p.state, (p.markers || []).join("+")].join("|");
+      let g = byKey.get(key);
+      if (!g) {
+        const region = to ? byId.get(to) || (to === "muster" ? { name: "the Muster Box" } : null) : null;
+        g = { label: `${VERB_WORDS[verb]} ${pieceName(p)}${region ? ` to ${region.name}` : ""}`, actions: [] };
+        byKey.set(key, g);
+        out.push(g);
+      }
+      g.actions.push(a);
+    }
+    return out;
+  }
+
   // ------------------------------------------------------------------------------------------
-  // The board
+  // The ground (docs/rulings/bunker-hill.md R12): the board draws each region's `shape` and
+  // puts its counters round its anchor `at`, from the `[drawing]` table of map.toml; the
+  // schematic `polygon`s the rules measure Line of Sight on (R1) are not drawn.
 
-  function render(container, board, game, ui) {
-    const regions = (board && board.regions) || [];
-    const view = (game && game.view) || {};
-    const tr = view.tracks || {};
-    const pieces = view.pieces || [];
-    const ablaze = new Set(tr.ablaze || []);
-    const root = svg("svg", { xmlns: NS, viewBox: `${VIEW.x0 * S} ${VIEW.y0 * S} ${(VIEW.x1 - VIEW.x0) * S} ${(VIEW.y1 - VIEW.y0) * S}`, role: "img", "aria-label": "Map of the Charlestown peninsula, 17 June 1775" });
-    root.append(defs());
-    root.append(svg("rect", { x: VIEW.x0 * S, y: VIEW.y0 * S, width: (VIEW.x1 - VIEW.x0) * S, height: (VIEW.y1 - VIEW.y0) * S, fill: "#8dbbe0" }));
-    root.append(svg("text", { class: "bh-water", x: 140 * S, y: -10 * S }, "MYSTIC RIVER"));
-    root.append(svg("text", { class: "bh-water", x: 204 * S, y: 30 * S, transform: `rotate(90 ${204 * S} ${30 * S})` }, "BOSTON HARBOR"));
-    root.append(svg("text", { class: "bh-water", x: 60 * S, y: 112 * S }, "CHARLES RIVER"));
+  // A region as drawn: its outline and anchor in place of the schematic polygon and centre.
+  function drawnRegion(r) {
+    return { ...r, polygon: r.shape || r.polygon || [], centre: r.at || r.centre };
+  }
 
-    const centres = new Map();
-    const byId = new Map();
+  const key = (p) => `${Math.round(p[0] * 10)},${Math.round(p[1] * 10)}`;
+
+  // The sides of a set of outlines that no other outline of the set shares: the outline of
+  // their union (a contour line round a hill, the shore round the land), with the side of the
+  // region it belongs to (its corners in order tell which way is inside).
+  function outlineOf(rs) {
+    const seen = new Map();
+    for (const r of rs) {
+      const p = r.polygon;
+      for (let i = 0; i < p.length; i++) {
+        const a = p[i];
+        const b = p[(i + 1) % p.length];
+        const k = [key(a), key(b)].sort().join("|");
+        if (seen.has(k)) seen.set(k, null);
+        else seen.set(k, { a, b, r });
+      }
+    }
+    return [...seen.values()].filter(Boolean);
+  }
+
+  function signedArea(p) {
+    let s = 0;
+    for (let i = 0; i < p.length; i++) {
+      const a = p[i];
+      const b = p[(i + 1) % p.length];
+      s += a[0] * b[1] - b[0] * a[1];
+    }
+    return s / 2;
+  }
+
+  // Short hachures on the downhill side of a contour.
+  function hachures(sides, len, cls) {
+    let d = "";
+    for (const { a, b, r } of sides) {
+      const dx = b[0] - a[0];
+      const dy = b[1] - a[1];
+      const l = Math.hypot(dx, dy);
+      if (l < 0.8) continue;
+      // Outward normal: corners run clockwise on screen when the signed area is positive.
+      const s = signedArea(r.polygon) > 0 ? 1 : -1;
+      const nx = (dy / l) * s;
+      const ny = (-dx / l) * s;
+      const n = Math.max(1, Math.round(l / 1.6));
+      for (let i = 0; i < n; i++) {
+        const t = (i + 0.5) / n;
+        const x = a[0] + dx * t;
+        const y = a[1] + dy * t;
+        d += `M${n1(x)} ${n1(y)}l${n1(nx * len)} ${n1(ny * len)}`;
+      }
+    }
+    return svg("path", { class: cls, d });
+  }
+
+  const sidesPath = (sides) => sides.map(({ a, b }) => `M${n1(a[0])} ${n1(a[1])}L${n1(b[0])} ${n1(b[1])}`).join("");
+  const linePath = (line) => line.map((p, i) => `${i ? "L" : "M"}${n1(p[0])} ${n1(p[1])}`).join("");
+
+  // A small deterministic hash of a point, for the houses of the town.
+  function jitter(x, y) {
+    const s = Math.sin(x * 12.9898 + y * 78.233) * 43758.5453;
+    return s - Math.floor(s);
+  }
+
+  // Houses along the lanes of a town region: small blocks turned with the peninsula's streets,
+  // kept off the border.
+  function houses(r, angle) {
+    const p = r.polygon;
+    const xs = p.map((q) => q[0]);
+    const ys = p.map((q) => q[1]);
+    const c = Math.cos((angle * Math.PI) / 180);
+    const s = Math.sin((angle * Math.PI) / 180);
+    let d = "";
+    for (let u = -60; u <= 60; u += 3.3) {
+      for (let v = -60; v <= 60; v += 4.4) {
+        const x = r.centre[0] + u * c - v * s;
+        const y = r.centre[1] + u * s + v * c;
+        if (x < Math.min(...xs) || x > Math.max(...xs) || y < Math.min(...ys) || y > Math.max(...ys)) continue;
+        if (jitter(x, y) < 0.3 || !inside([x, y], p, 1.4)) continue;
+        const w = 1.1 + jitter(y, x) * 0.5;
+        const h = 0.8;
+        const corner = (du, dv) => [x + du * c - dv * s, y + du * s + dv * c];
+        const q = [corner(-w, -h), corner(w, -h), corner(w, h), corner(-w, h)];
+        d += `M${q.map((k) => `${n1(k[0])} ${n1(k[1])}`).join("L")}Z`;
+      }
+    }
+    return svg("path", { class: "bh-houses", d });
+  }
+
+  // The label a region carries on the board: its name without what the map shows already
+  // (the hill's or the town's name, the staging area).
+  function shortName(r) {
+    return String(r.name || r.id)
+      .replace(/^Charlestown: /, "")
+      .replace(/\s*\((Staging Area \d|Breed's Hill)\)$/, "")
+      .replace(/^(Bunker Hill|Breed's Hill),? /, "")
+      .replace(/^Northern Defense Works, /, "works, ")
+      .replace(/^Moulton's Point /, "point ")
+      .replace(/ on the .*$/, "");
+  }
+
+  function ground(root, regions, drawing, ablaze) {
+    const [fx, fy, fw, fh] = drawing.frame || [VIEW.x0, VIEW.y0, VIEW.x1 - VIEW.x0, VIEW.y1 - VIEW.y0];
+    root.append(svg("rect", { x: fx * S, y: fy * S, width: fw * S, height: fh * S, fill: "url(#bh-water)" }));
+    for (const a of drawing.land || []) root.append(svg("polygon", { class: "bh-offmap", points: pts(a.shape) }, svg("title", {}, a.name)));
+    const landRegions = regions.filter((r) => r.kind !== "zone");
+    const shore = outlineOf(landRegions);
+    // Shallows and beach under the land, the land on top.
+    root.append(svg("path", { class: "bh-shallows", d: sidesPath(shore) }));
+    root.append(svg("path", { class: "bh-beach", d: sidesPath(shore) }));
     for (const r of regions) {
-      byId.set(r.id, r);
-      centres.set(r.id, r.centre);
       const burning = ablaze.has(r.id);
       const title = [r.name, ELEV[r.kind] || r.kind];
       if (r.volley_modifier || r.assault_modifier) title.push(`terrain ${r.volley_modifier}/+${r.assault_modifier} (volley dice / assault dice, ${r.modifier_kind}, 3.1)`);
@@ -239,9 +399,113 @@
       if (r.staging_zone) title.push(`Staging Area of zone ${r.staging_zone} (3.5)`);
       if (r.zone) title.push(`transport ${r.zone.transport} / staging ${r.zone.staging} (3.5)`);
       if (burning) title.push("ABLAZE: closed to all counters (3.3)");
-      root.append(svg("polygon", { class: `bh-region ${r.kind}`, points: pts(r.polygon || []), fill: burning ? "url(#bh-fire)" : FILL[r.kind] || "#dddddd", "data-region": r.id }, svg("title", {}, title.join(" · "))));
+      root.append(svg("polygon", { class: `bh-region ${r.kind}`, points: pts(r.polygon), fill: burning ? "url(#bh-fire)" : FILL[r.kind] || "#dddddd", "data-region": r.id }, svg("title", {}, title.join(" · "))));
     }
-    // Labels: hills, Charlestown, the Neck, zones, staging areas, modifiers, fires.
+    // Hills: hachures down from the slopes and ridges, contour lines round elevation 1 and 2.
+    const high = landRegions.filter((r) => r.elevation >= 1);
+    const top = landRegions.filter((r) => r.elevation >= 2);
+    const lower = outlineOf(high);
+    const upper = outlineOf(top);
+    root.append(hachures(lower, 1.3, "bh-hachure"));
+    root.append(hachures(upper, 1.0, "bh-hachure top"));
+    root.append(svg("path", { class: "bh-contour", d: sidesPath(lower) }));
+    root.append(svg("path", { class: "bh-contour top", d: sidesPath(upper) }));
+    // Charlestown's houses, the roads, the works.
+    for (const r of regions) if (r.kind === "town" && !ablaze.has(r.id)) root.append(houses(r, drawing.street_angle === undefined ? 36 : drawing.street_angle));
+    for (const road of drawing.roads || []) {
+      root.append(svg("path", { class: "bh-road-edge", d: linePath(road.line) }));
+      root.append(svg("path", { class: "bh-road", d: linePath(road.line) }, svg("title", {}, road.name)));
+    }
+    for (const w of drawing.works || []) {
+      const cls = { redoubt: "bh-earthwork", breastwork: "bh-earthwork", "rail fence": "bh-fence", "stone wall": "bh-wall" }[w.kind] || "bh-earthwork";
+      root.append(svg("path", { class: cls, d: linePath(w.line) }, svg("title", {}, w.kind)));
+      if (w.kind === "rail fence") root.append(svg("path", { class: "bh-fence posts", d: linePath(w.line) }));
+    }
+    // Region borders on top of the ground.
+    root.append(svg("path", { class: "bh-border", d: sidesPath(innerSides(landRegions)) }));
+    for (const l of drawing.labels || []) {
+      const x = l.at[0] * S;
+      const y = l.at[1] * S;
+      root.append(svg("text", { class: l.style === "place" ? "bh-place" : "bh-water", x, y, transform: l.angle ? `rotate(${l.angle} ${x} ${y})` : null }, l.text));
+    }
+  }
+
+  // The sides two land regions share: the borders of the game.
+  function innerSides(rs) {
+    const seen = new Map();
+    const out = [];
+    for (const r of rs) {
+      const p = r.polygon;
+      for (let i = 0; i < p.length; i++) {
+        const a = p[i];
+        const b = p[(i + 1) % p.length];
+        const k = [key(a), key(b)].sort().join("|");
+        if (seen.has(k)) out.push({ a, b });
+        else seen.set(k, true);
+      }
+    }
+    return out;
+  }
+
+  // Where a region's counters go: the largest counters (at most full size, at least 0.55 of
+  // it) in the fewest rows that all lie inside the outline round its anchor, moving the block
+  // a little off the anchor if that helps.
+  function fitCounters(r, n, below) {
+    const poly = r.polygon;
+    const a = r.centre;
+    const shifts = [[0, 0], [0, -1.5], [0, 1.5], [-1.5, 0], [1.5, 0], [0, -3], [0, 3], [-3, 0], [3, 0], [-2, -2], [2, 2], [2, -2], [-2, 2]];
+    // Rows of up to three first, as in a stack on the table; then wider or narrower blocks.
+    const first = Math.min(n, 3);
+    const order = [first];
+    for (let c = first + 1; c <= n; c++) order.push(c);
+    for (let c = first - 1; c >= 1; c--) order.push(c);
+    for (let k = 1; k >= 0.549; k -= 0.05) {
+      const step = (C + 0.7) * k;
+      const h = (C / 2) * k;
+      for (const cols of order) {
+        const rows = Math.ceil(n / cols);
+        for (const [sx, sy] of shifts) {
+          const cx = a[0] + sx;
+          const cy = a[1] + sy - ((rows - 1) * step) / 2 + (below || 0);
+          let ok = true;
+          for (let i = 0; i < n && ok; i++) {
+            const row = Math.floor(i / cols);
+            const inRow = Math.min(cols, n - row * cols);
+            const x = cx + ((i % cols) - (inRow - 1) / 2) * step;
+            const y = cy + row * step;
+            ok = [[-h, -h], [h, -h], [h, h], [-h, h], [0, -h], [0, h], [-h, 0], [h, 0]].every(([dx, dy]) => inside([x + dx, y + dy], poly, 0));
+          }
+          if (ok) return { cols, k, cx, cy };
+        }
+      }
+    }
+    const cols = Math.ceil(Math.sqrt(n));
+    const k = 0.55;
+    return { cols, k, cx: a[0], cy: a[1] - ((Math.ceil(n / cols) - 1) * (C + 0.7) * k) / 2 + (below || 0) };
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The board
+
+  function render(container, board, game, ui) {
+    const regions = ((board && board.regions) || []).map(drawnRegion);
+    const drawing = (board && board.drawing) || {};
+    const view = (game && game.view) || {};
+    const tr = view.tracks || {};
+    const pieces = view.pieces || [];
+    const ablaze = new Set(tr.ablaze || []);
+    const fr = drawing.frame || [VIEW.x0, VIEW.y0, VIEW.x1 - VIEW.x0, VIEW.y1 - VIEW.y0];
+    const root = svg("svg", { xmlns: NS, viewBox: `${fr[0] * S} ${fr[1] * S} ${fr[2] * S} ${fr[3] * S}`, role: "img", "aria-label": "Map of the Charlestown peninsula, 17 June 1775" });
+    root.append(defs());
+    ground(root, regions, drawing, ablaze);
+
+    const centres = new Map();
+    const byId = new Map();
+    for (const r of regions) {
+      byId.set(r.id, r);
+      centres.set(r.id, r.centre);
+    }
+    // Labels: hills, region names, zones, staging areas, modifiers, fires.
     const hills = new Map();
     for (const r of regions) if (r.hill) (hills.get(r.hill) || hills.set(r.hill, []).get(r.hill)).push(r);
     const labels = svg("g", {});
@@ -249,41 +513,37 @@
       const xs = rs.flatMap((r) => r.polygon.map((p) => p[0]));
       const ys = rs.flatMap((r) => r.polygon.map((p) => p[1]));
       const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
-      labels.append(svg("text", { class: "bh-label", x: cx * S, y: (Math.min(...ys) - 0.7) * S }, HILL_NAME[h] || h));
+      labels.append(svg("text", { class: "bh-label", x: cx * S, y: (Math.min(...ys) - 0.9) * S }, HILL_NAME[h] || h));
     }
-    const towns = regions.filter((r) => r.kind === "town");
-    if (towns.length) {
-      const xs = towns.flatMap((r) => r.polygon.map((p) => p[0]));
-      const ys = towns.flatMap((r) => r.polygon.map((p) => p[1]));
-      labels.append(svg("text", { class: "bh-label", x: ((Math.min(...xs) + Math.max(...xs)) / 2) * S, y: (Math.max(...ys) + 3.6) * S, style: "font-size:16px;letter-spacing:3px" }, "CHARLESTOWN"));
-    }
-    const neck = byId.get("neck");
-    if (neck) labels.append(svg("text", { class: "bh-small", x: neck.centre[0] * S, y: (neck.centre[1] - 4) * S }, "The Neck"));
     for (const r of regions) {
       const c = r.centre;
       if (r.zone) {
-        labels.append(svg("circle", { cx: c[0] * S, cy: c[1] * S, r: 13, fill: "#ffe27a", stroke: "#6b5a10", "stroke-width": 1.2 }));
-        labels.append(svg("text", { class: "bh-num", x: c[0] * S, y: c[1] * S + 1, fill: "#2b2200", style: "font-size:12px" }, String(r.zone.number)));
-        labels.append(svg("text", { class: "bh-code", x: c[0] * S, y: c[1] * S + 9, fill: "#2b2200", style: "font-size:6.5px" }, `${r.zone.transport}/${r.zone.staging}`));
+        labels.append(svg("circle", { cx: c[0] * S, cy: (c[1] - 4.2) * S, r: 13, fill: "#ffe27a", stroke: "#6b5a10", "stroke-width": 1.2 }));
+        labels.append(svg("text", { class: "bh-num", x: c[0] * S, y: (c[1] - 4.2) * S + 1, fill: "#2b2200", style: "font-size:12px" }, String(r.zone.number)));
+        labels.append(svg("text", { class: "bh-code", x: c[0] * S, y: (c[1] - 4.2) * S + 9, fill: "#2b2200", style: "font-size:6.5px" }, `${r.zone.transport}/${r.zone.staging}`));
+        continue;
       }
-      const ys = (r.polygon || []).map((p) => p[1]);
-      const top = Math.min(...ys);
-      if (r.staging_zone) labels.append(svg("text", { class: "bh-stage", x: c[0] * S, y: (top + 1.8) * S }, `staging ${r.staging_zone}`));
+      const above = [c[0], c[1] - C / 2 - 1.1];
+      const nameAt = inside(above, r.polygon, 0.4) ? above : [c[0], c[1] + C / 2 + 2.1];
+      labels.append(svg("text", { class: "bh-name", x: n1(nameAt[0]), y: n1(nameAt[1]) }, shortName(r)));
+      const badgeY = nameAt === above ? c[1] + C / 2 + 2.3 : c[1] - C / 2 - 1.6;
+      if (r.staging_zone) labels.append(svg("text", { class: "bh-stage", x: c[0] * S, y: badgeY * S }, `staging ${r.staging_zone}`));
       if (r.volley_modifier || r.assault_modifier) {
         const colour = r.modifier_kind === "redoubt" ? "#c25400" : r.modifier_kind === "wall" ? "#d8b400" : "#ffffff";
         const x = c[0] * S;
-        const y = (r.staging_zone ? top + 3.9 : top + 1.8) * S;
-        labels.append(svg("rect", { x: x - 17, y: y - 7.5, width: 34, height: 12.5, rx: 3, fill: colour, stroke: "#3b3020", "stroke-width": 0.6, opacity: 0.92 }));
-        labels.append(svg("text", { class: "bh-mod", x, y: y + 2, fill: "#1b1406" }, `${r.volley_modifier}/+${r.assault_modifier}`));
+        const y = badgeY * S;
+        labels.append(svg("rect", { x: x - 15, y: y - 8, width: 30, height: 11, rx: 3, fill: colour, stroke: "#3b3020", "stroke-width": 0.6, opacity: 0.92 }));
+        labels.append(svg("text", { class: "bh-mod", x, y: y + 1, fill: "#1b1406" }, `${r.volley_modifier}/+${r.assault_modifier}`));
       }
-      if (ablaze.has(r.id)) labels.append(svg("text", { class: "bh-small", x: c[0] * S, y: (c[1] + 4.4) * S, fill: "#4a0d00" }, "ABLAZE"));
+      if (ablaze.has(r.id)) labels.append(svg("text", { class: "bh-small", x: c[0] * S, y: (c[1] + 0.8) * S, fill: "#4a0d00" }, "ABLAZE"));
     }
     root.append(labels);
 
     // The Muster Box (3.2), the Fleet Boxes (4.5, 6.6) and the Copp's Hill Battery (4.4).
+    const neck = byId.get("neck");
     root.append(svg("rect", { class: "bh-box", x: MUSTER.x * S, y: MUSTER.y * S, width: MUSTER.w * S, height: MUSTER.h * S, rx: 4 }, svg("title", {}, "Patriot Muster Box (3.2): next to the Neck; reinforcements arrive here; it cannot be attacked")));
     root.append(svg("text", { class: "bh-box-title", x: (MUSTER.x + 1.5) * S, y: (MUSTER.y + 3) * S }, "Muster Box"));
-    root.append(svg("path", { d: `M${(MUSTER.x + MUSTER.w) * S} ${35 * S} H0`, stroke: "#5b5446", "stroke-width": 2, "stroke-dasharray": "4 3" }));
+    if (neck) root.append(svg("path", { d: `M${n1(MUSTER.x + MUSTER.w)} ${n1(MUSTER.y + MUSTER.h / 2)}L${n1(neck.centre[0])} ${n1(neck.centre[1])}`, stroke: "#5b5446", "stroke-width": 2, "stroke-dasharray": "4 3" }));
     centres.set("muster", [MUSTER.x + MUSTER.w / 2, MUSTER.y + 8]);
     const fleetNames = new Map(((board && board.fleet_boxes) || []).map((f) => [f.id, f]));
     for (const [id, b] of Object.entries(FLEET)) {
@@ -298,19 +558,20 @@
       }
     }
     root.append(svg("rect", { class: "bh-box", x: COPPS.x * S, y: COPPS.y * S, width: COPPS.w * S, height: COPPS.h * S, rx: 4 }, svg("title", {}, "Copp's Hill in Boston (4.4): the battery never moves; it bombards the regions listed on the aid")));
-    root.append(svg("text", { class: "bh-box-title", x: (COPPS.x + 1.2) * S, y: (COPPS.y + 2.8) * S }, "Copp's Hill (Boston)"));
+    root.append(svg("text", { class: "bh-box-title", x: (COPPS.x + 1.2) * S, y: (COPPS.y + 2.8) * S }, "Copp's Hill battery"));
     centres.set("copps", [COPPS.x + COPPS.w / 2, COPPS.y + COPPS.h / 2 + 1.5]);
 
     // Title and legend.
-    root.append(svg("text", { class: "bh-title", x: (VIEW.x0 + 2) * S, y: (VIEW.y0 + 4) * S }, "Bunker Hill, 17 June 1775"));
+    root.append(svg("text", { class: "bh-title", x: TITLE.x * S, y: TITLE.y * S }, "Bunker Hill, 17 June 1775"));
     [
       "★ rounded: Patriot · ◆ square: British · round: leader · big figure: strength (? undrawn)",
       "hatched, BRK/WND/DMG: broken, wounded, damaged · chips M moved, F fired, R rallied, P panic",
-      "dark green hilltop (2) · brown slope/ridge (1) · pale ground (0) · green-edged town · x/+y: volley/assault dice",
-    ].forEach((t, k) => root.append(svg("text", { class: "bh-legend", x: (VIEW.x0 + 2) * S, y: (VIEW.y1 - 8.6 + k * 2.8) * S }, t)));
+      "green hilltop (2) inside the dark contour · tan slope/ridge (1) · meadow (0) · houses: town",
+      "x/+y: volley/assault dice · dashed water: Landing Zone · map reconstructed (rulings R1, R12)",
+    ].forEach((t, k) => root.append(svg("text", { class: "bh-legend", x: LEGEND.x * S, y: (LEGEND.y + k * 2.8) * S }, t)));
 
-    // Pieces: like counters stacked, a grid around the region centre (in Landing Zones pushed
-    // out into the water, in the Muster Box and on Copp's Hill in their box).
+    // Pieces: like counters stacked, in a block round the region's anchor that fits inside its
+    // outline (smaller counters when needed); in the Muster Box and on Copp's Hill in their box.
     const t = ui && ui.interactive ? targetsOf(game) : { regions: new Map(), units: new Map(), fleet: new Map() };
     const byPlace = new Map();
     for (const p of pieces) {
@@ -324,37 +585,13 @@
       const c = centres.get(at);
       const gs = groups(list);
       const r = byId.get(at);
-      let cols = at === "muster" ? 3 : Math.min(gs.length, r && r.zone ? 4 : 3);
+      let cols = Math.min(gs.length, 3);
       let k = 1;
-      if (r && !r.zone && gs.length > 1) {
-        // A land region: the grid (and, when needed, smaller counters) that fits its box, so
-        // that counters of neighbouring regions do not cover each other.
-        const xs = r.polygon.map((q) => q[0]);
-        const ys = r.polygon.map((q) => q[1]);
-        const w = Math.max(...xs) - Math.min(...xs) - 1;
-        const h = Math.max(...ys) - Math.min(...ys) - 1;
-        let best = 0;
-        for (let n = 1; n <= gs.length; n++) {
-          const fit = Math.min(w / n, h / Math.ceil(gs.length / n)) / (C + 0.7);
-          if (fit > best + 1e-9) {
-            best = fit;
-            cols = n;
-          }
-        }
-        k = Math.max(0.6, Math.min(1, best));
-      }
-      const step = (C + 0.7) * k;
-      const rows = Math.ceil(gs.length / cols);
       let cx = c[0];
-      let cy = c[1] - ((rows - 1) * step) / 2;
-      if (r && r.zone) {
-        // Away from the land: zones on the north shore stack upward, east ones to the right...
-        const dx = c[0] < 20 ? -1 : c[0] > 178 ? 1 : 0;
-        const dy = c[1] < 12 ? -1 : c[1] > 100 ? 1 : 0;
-        cx += dx * ((Math.min(gs.length, cols) * step) / 2 + 4);
-        cy += dy * ((rows * step) / 2 + 4);
-      }
-      if (at === "muster") cy = c[1] + 0.5;
+      let cy = c[1];
+      if (r) ({ cols, k, cx, cy } = fitCounters(r, gs.length, r.zone ? 2 : 0));
+      else if (at === "muster") cy = c[1] + 0.5;
+      const step = (C + 0.7) * k;
       gs.forEach((g, i) => {
         const col = i % cols;
         const row = Math.floor(i / cols);
@@ -367,6 +604,8 @@
       });
     }
     root.append(layer);
+    // What happened since the viewer's last decision (issue 17): trails, fights, losses.
+    const recentNotes = ui && ui.markRecent ? ui.markRecent(root, (v) => piecesOf(v, centres, byId), C * S) : [];
 
     // Targets for the legal actions, on top: regions (their whole area), fleet boxes, counters.
     const placed = new Set();
@@ -381,11 +620,20 @@
           el.setAttribute("aria-label", text);
         }
         el.append(svg("title", {}, text));
-        el.addEventListener("click", (ev) => ui.choose(actions, ev));
+        el.setAttribute("data-actions", actions.join("|"));
+        const list = grouped(actions, pieces, byId);
+        // A region to move out of is held back (a draft, from the server's preview): the
+        // click on the destination sends the Move action with the counters' moves, one batch.
+        const pick = (ev) => {
+          const only = actions.length === 1 ? actions[0] : null;
+          if (only && only.split(/\s+/)[0] === "move" && ui.draft) ui.draft([only], { label: ui.label ? ui.label(only) : only });
+          else ui.choose(list, ev);
+        };
+        el.addEventListener("click", pick);
         el.addEventListener("keydown", (ev) => {
           if (ev.key === " " || ev.key === "Enter") {
             ev.preventDefault();
-            ui.choose(actions, ev);
+            pick(ev);
           }
         });
         actions.forEach((a) => placed.add(a));
@@ -432,7 +680,17 @@
       root.append(tl);
     }
     container.replaceChildren(root);
-    return { targets: placed };
+    return { targets: placed, recent: recentNotes };
+  }
+
+  // The pieces of one view as the client's marks of recent changes need them (app.js,
+  // recentDiff): each at its place's centre.
+  function piecesOf(view, centres, byId) {
+    return (view.pieces || []).map((p) => {
+      const c = centres.get(p.at);
+      const r = byId.get(p.at);
+      return { id: p.id, on: !!c, x: c ? n1(c[0]) : 0, y: c ? n1(c[1]) : 0, place: p.at, placeName: r ? r.name : p.at === "muster" ? "the Muster Box" : p.at, down: p.state && p.state !== "healthy" ? 1 : 0, fight: (p.markers || []).includes("fired"), side: p.side, label: `${(SIDES[p.side] || {}).label || p.side} ${p.kind === "leader" ? "leader" : KIND_NAME[p.kind] || p.kind}` };
+    });
   }
 
   // ------------------------------------------------------------------------------------------

@@ -365,6 +365,44 @@
   }
 
   // ------------------------------------------------------------------------------------------
+  // Issue 17: group moves in one gesture.
+
+  const VERB_LABEL = { pick: "Choose", hit: "Hit on", drop: "Leave behind" };
+  const verbOf = (a) => String(a).split(/\s+/)[0];
+  const titleWord = (w) => w.charAt(0).toUpperCase() + w.slice(1);
+  // The name of a stack of like counters, without ids: "British Regulars (strength 2)".
+  function stackName(stack, defs) {
+    const u = stack[0];
+    const side = u.side === "british" ? "British" : "Patriot";
+    const kind = { regular: "Regulars", minuteman: "Minutemen", militia: "militia", hidden: "hidden militia", cannon: "cannon", leader: "leader", son: "Son of Liberty", rider: "Nightrider" }[u.kind] || u.kind;
+    if (stack.length === 1 && ["leader", "son", "rider", "cannon"].includes(u.kind)) return (defs[u.id] && defs[u.id].name) || `${side} ${kind}`;
+    const bits = [];
+    if (u.value !== undefined && u.value !== null) bits.push(`strength ${u.value}`);
+    if (u.flipped) bits.push("broken");
+    return `${side} ${kind}${bits.length ? ` (${bits.join(", ")})` : ""}`;
+  }
+  let regionNameOf = () => "the region";
+  // The Move action out of a region and a pick of every unit that may go, built with the
+  // server's preview one pick at a time (each pick legal after the ones before), sent as one
+  // batch: "7 Regulars, Smith and Pitcairn" are chosen with one click.
+  async function moveAll(ui, move, where) {
+    const batch = [move];
+    try {
+      while (batch.length < 64) {
+        const p = await ui.preview(batch);
+        const last = new Set(p.irreversible || []);
+        const next = (p.legal || []).map((l) => l.action).find((a) => verbOf(a) === "pick" && !batch.includes(a) && !last.has(a));
+        if (!next) break;
+        batch.push(next);
+      }
+    } catch (e) {
+      batch.length = 1;
+    }
+    // Held back as a draft: the click on the destination sends it with the first step.
+    const label = `${batch.length - 1} unit${batch.length === 2 ? "" : "s"} out of ${where}`;
+    if (ui.draft) ui.draft(batch, { label });
+    else ui.batch(batch, { label });
+  }
 
   function render(container, board, game, ui) {
     const view = game.view || {};
@@ -373,6 +411,10 @@
     const regionIndex = new Map(regions.map((r, i) => [r.id, i]));
     const defs_ = {};
     for (const u of board.units || []) defs_[u.id] = u;
+    regionNameOf = (mv) => {
+      const r = regions[regionIndex.get(String(mv).split(/\s+/)[1])];
+      return r ? r.name : "the region";
+    };
     const units = view.units || [];
     const phaseName = typeof view.phase === "string" ? view.phase : Object.keys(view.phase || {})[0] || "";
     const phase = typeof view.phase === "object" && view.phase ? view.phase[phaseName] || {} : {};
@@ -647,7 +689,14 @@
       el.setAttribute("aria-label", labelText);
       el.setAttribute("data-actions", actions.join("|"));
       el.append(svg("title", {}, labelText));
-      const go = (ev) => ui.choose(pick || actions, ev);
+      const go = (ev) => {
+        // Issue 17: a click on a region to move out of takes every unit there that may move
+        // (the Move action and each pick, one batch); shift-click or a long press takes only
+        // the Move action, to pick the units one stack at a time.
+        const mv = actions.length === 1 && verbOf(actions[0]) === "move" && ui.preview && ui.batch ? actions[0] : null;
+        if (mv && !ui.some(ev)) return moveAll(ui, mv, regionNameOf(mv));
+        ui.choose(pick || actions, ev);
+      };
       el.addEventListener("click", go);
       el.addEventListener("keydown", (ev) => {
         if (ev.key === " " || ev.key === "Enter") {
@@ -682,14 +731,18 @@
       byStack.get(p).push(...actions);
     }
     for (const [p, actions] of byStack) {
+      // Like counters are interchangeable: one choice per verb for the whole stack, taken for
+      // all of them in one batch (shift-click / long press: for some).
       const pick = [];
-      const seen = new Set();
+      const byVerb = new Map();
       for (const a of actions) {
         const verb = a.split(/\s+/)[0];
-        if (!seen.has(verb)) {
-          seen.add(verb);
-          pick.push(a);
+        if (!byVerb.has(verb)) {
+          const g = { label: `${VERB_LABEL[verb] || titleWord(verb)} ${stackName(p.stack, defs_)}`, actions: [] };
+          byVerb.set(verb, g);
+          pick.push(g);
         }
+        byVerb.get(verb).actions.push(a);
       }
       const s = p.size + 6;
       hook(svg("rect", { class: "cc-target unit", x: p.x - s / 2, y: p.y - s / 2, width: s, height: s, rx: 4, "data-target": "unit", "data-unit": p.stack[0].id }), actions, pick);
@@ -701,6 +754,8 @@
       hook(svg("rect", { class: "cc-target unit", x: m[0] - s / 2, y: m[1] - s / 2, width: s, height: s, rx: 4, "data-target": "marker", "data-marker": key }), actions);
     }
     pieces.before(under);
+    // What happened since the viewer's last decision (issue 17): trails, fights, losses.
+    const recentNotes = ui && ui.markRecent ? ui.markRecent(root, (v) => piecesOf(v, board, defs_, v === view ? unitPos : null), CS) : [];
     root.append(tl);
 
     // Legend, top left.
@@ -715,7 +770,20 @@
     root.append(lg);
 
     container.replaceChildren(root);
-    return { targets: placed };
+    return { targets: placed, recent: recentNotes };
+  }
+
+  // The pieces of one view as the client's marks of recent changes need them (app.js,
+  // recentDiff): where each stands (its counter when drawn, else its region's name spot).
+  function piecesOf(view, board, defs_, drawn) {
+    const regions = board.regions || [];
+    return (view.units || []).map((u) => {
+      const r = u.at && typeof u.at === "object" && u.at.at !== undefined ? regions[u.at.at] : null;
+      const spot = r ? r.at || (r.box ? [r.box[0] + r.box[2] / 2, r.box[1] + r.box[3] / 2] : null) : null;
+      const p = drawn && drawn.get(u.id);
+      const def = defs_[u.id];
+      return { id: u.id, on: !!spot, x: p ? p.x : spot ? spot[0] : 0, y: p ? p.y : spot ? spot[1] + CS * 0.6 : 0, place: r ? r.id : String(u.at && u.at.edge !== undefined ? `edge-${u.at.edge}` : u.at), placeName: r ? r.name : null, down: u.flipped ? 1 : 0, fight: !!u.fired, side: u.side, label: def ? def.name : KIND_NAME[u.kind] || u.kind };
+    });
   }
 
   function regionTitle(r) {

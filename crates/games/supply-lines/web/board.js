@@ -136,7 +136,8 @@
     const units = area.units || 0;
     const leaders = area.leaders || 0;
     const half = size / 2;
-    const g = svg("g", { class: `sl-army side-${area.side}`, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` });
+    // An army on the map is a counter to the client (`data-counter`: its phone zoom, issue 17).
+    const g = svg("g", { class: `sl-army side-${area.side}`, "data-counter": opts.counter ? area.id || "" : null, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` });
     const notes = [plural(units, "Unit"), plural(leaders, "Leader")];
     if (area.dug_in) notes.push("Dug-In");
     g.append(svg("title", {}, `${side.label} army: ${notes.join(", ")}`));
@@ -264,7 +265,7 @@
         g.append(svg("path", { d: `M${bx + 44} ${by + 3} L${bx + bw - 3} ${by + bh - 3} M${bx + bw - 3} ${by + 3} L${bx + 44} ${by + bh - 3}`, stroke: "#8b0000", "stroke-width": 2.2, opacity: 0.8 }));
         g.append(svg("g", { transform: `translate(${bx + 70},${by + bh + 7})` }, svg("rect", { x: -26, y: -6, width: 52, height: 11, rx: 2, fill: "#8b0000" }), svg("text", { class: "sl-chip", x: 0, y: 2.6, fill: "#fff" }, "DESTROYED")));
       }
-      if (st.units || st.leaders) g.append(army(st, bx + 22, by + bh / 2, 28, { selected: sel }));
+      if (st.units || st.leaders) g.append(army(st, bx + 22, by + bh / 2, 28, { selected: sel, counter: true }));
       if (a.nova_scotia) {
         const bits = view.in_nova || 0;
         const waiting = [];
@@ -281,7 +282,7 @@
       g.append(svg("rect", { x: x - 17, y: y - 17, width: 34, height: 34, rx: 2, fill: "url(#sl-wood)", stroke: "#3f5e2a", "stroke-width": 1.4 }));
       g.append(svg("text", { class: "sl-name point", x, y: y - 21 }, a.name));
       if (a.port) g.append(badge(x + 17, y + 17, "⚓", "#dbe8f2", "#123a5a", "Port Point: works as a port"));
-      if (st.units || st.leaders) g.append(army(st, x, y, 28, { selected: sel }));
+      if (st.units || st.leaders) g.append(army(st, x, y, 28, { selected: sel, counter: true }));
       if ((st.food || 0) + (st.war || 0)) g.append(carried(st.food || 0, st.war || 0, x, y + 25));
     } else {
       // The Sea Box.
@@ -290,7 +291,7 @@
       g.append(svg("rect", { x: bx, y: by, width: 196, height: 112, rx: 6, fill: "url(#sl-waves)", stroke: "#2f5d7c", "stroke-width": 2 }));
       g.append(svg("text", { class: "sl-name", x, y: by + 15, style: "stroke:#cfe0ea" }, a.name));
       g.append(svg("text", { class: "sl-small", x, y: by + 27, style: "font-weight:400" }, "adjacent to every ⚓ port · Crown only"));
-      if (st.units || st.leaders) g.append(army(st, bx + 40, y + 16, 30, { selected: sel }));
+      if (st.units || st.leaders) g.append(army(st, bx + 40, y + 16, 30, { selected: sel, counter: true }));
       g.append(svg("text", { class: "sl-small", x: x + 40, y: y + 2 }, "War for Bombardment"));
       g.append(carried(0, st.war || 0, x + 40, y + 18));
       if (!st.war) g.append(svg("text", { class: "sl-small", x: x + 40, y: y + 21, style: "font-weight:400" }, "none"));
@@ -422,12 +423,20 @@
   function target(x, y, w, h, actions, ui, kind) {
     const text = actions.map((a) => (ui.label ? ui.label(a) : a)).join("\n");
     const r = svg("rect", { class: "sl-target", x, y, width: w, height: h, rx: 4, "data-target": kind, "data-actions": actions.join("|"), tabindex: 0, role: "button", "aria-label": text }, svg("title", {}, text));
-    r.addEventListener("click", (ev) => ui.choose(actions, ev));
+    // Issue 17: a supply move's source and destination are one gesture: the click on the
+    // source holds "from" back (a draft, drawn from the server's preview), the click on the
+    // destination sends both as one batch, which one undo takes back.
+    const pick = (ev) => {
+      const only = actions.length === 1 ? actions[0] : null;
+      if (only && only.split(/\s+/)[0] === "from" && ui.draft) ui.draft([only], { label: ui.label ? ui.label(only) : only });
+      else ui.choose(actions, ev);
+    };
+    r.addEventListener("click", pick);
     r.addEventListener("keydown", (ev) => {
       if (ev.key === " " || ev.key === "Enter") {
         ev.preventDefault();
         ev.stopPropagation();
-        ui.choose(actions, ev);
+        pick(ev);
       }
     });
     return r;
@@ -468,9 +477,10 @@
       if (on) g.append(marker(cx + 40, y - 12, "P", "#555", `Pass Marker on "${label}"`));
     });
     if (t.track.pass.length) {
+      // Pass is a target on the track and, not counted as placed, a numbered button too: the
+      // track sits in a corner of the map, out of view at most zooms (issue 17).
       const cx = x0 + 90 + (view.pass || 0) * 46;
       g.append(target(cx - 2, y - 14, 46, 22, t.track.pass, ui, "pass"));
-      t.track.pass.forEach((a) => placed.add(a));
     }
     // Supply stock, beside the pass track.
     const sx = x0 + 90 + pass.length * 46 + 18;
@@ -698,9 +708,80 @@
       panel.querySelectorAll(".sl-target").forEach((el) => el.remove());
     }
     root.append(tl);
+    // What happened since the viewer's last decision (issue 17): marches, battles, losses.
+    let recentNotes = [];
+    if (ui.recent && ui.drawRecent && ui.recent.views.length > 1) {
+      const diff = recentOf(ui.recent.views, board, pos);
+      tl.before(ui.drawRecent(diff, 28));
+      recentNotes = diff.notes;
+    }
 
     container.replaceChildren(root);
-    return { targets: placed };
+    return { targets: placed, recent: recentNotes };
+  }
+
+  // The marks of what changed over a sequence of views, from the armies: an army that shrank
+  // while others of its side grew marched to them (an arrow each); a side with fewer Units and
+  // Leaders at the end lost them where its armies shrank; a battle in any view is a fight at its
+  // target. Attacking Units standing between two areas (phase.battle) count at their origin.
+  function recentOf(views, board, pos) {
+    const ids = (board.areas || []).map((a) => a.id);
+    const out = { paths: [], marks: [], notes: [] };
+    const counts = (v, side) => {
+      const m = new Map();
+      (v.areas || []).forEach((st, i) => {
+        if (st && st.side === side) m.set(st.id || ids[i], (st.units || 0) + (st.leaders || 0));
+      });
+      const bt = v.phase && v.phase.battle;
+      if (bt && bt.attacker === side && ids[bt.origin]) m.set(ids[bt.origin], (m.get(ids[bt.origin]) || 0) + (bt.units || 0) + (bt.leaders || 0));
+      return m;
+    };
+    const at = (id) => [pos[id].x, pos[id].y];
+    const moved = new Set();
+    const fought = new Set();
+    let marches = 0;
+    for (let k = 1; k < views.length; k++) {
+      for (const side of Object.keys(SIDES)) {
+        const a = counts(views[k - 1], side);
+        const b = counts(views[k], side);
+        const from = [];
+        const to = [];
+        for (const id of new Set([...a.keys(), ...b.keys()])) {
+          const d = (b.get(id) || 0) - (a.get(id) || 0);
+          if (d < 0) from.push(id);
+          if (d > 0) to.push(id);
+        }
+        if (from.length === 1 && pos[from[0]]) {
+          for (const id of to) {
+            if (!pos[id]) continue;
+            out.paths.push({ points: [at(from[0]), at(id)], side, title: `${SIDES[side].label}: ${pos[from[0]].name} → ${pos[id].name}` });
+            moved.add(id);
+            marches += 1;
+          }
+        }
+      }
+      const bt = views[k].phase && views[k].phase.battle;
+      if (bt && ids[bt.target]) fought.add(ids[bt.target]);
+    }
+    for (const id of moved) if (pos[id]) out.marks.push({ kind: "moved", x: pos[id].x, y: pos[id].y, title: `An army marched to ${pos[id].name}` });
+    for (const id of fought) if (pos[id]) out.marks.push({ kind: "fight", x: pos[id].x, y: pos[id].y, title: `Battle at ${pos[id].name}` });
+    let losses = 0;
+    for (const side of Object.keys(SIDES)) {
+      const a = counts(views[0], side);
+      const b = counts(views[views.length - 1], side);
+      const total = (m) => [...m.values()].reduce((x, y) => x + y, 0);
+      if (total(b) >= total(a)) continue;
+      for (const [id, n] of a) {
+        if ((b.get(id) || 0) < n && pos[id] && !moved.has(id)) {
+          out.marks.push({ kind: "loss", x: pos[id].x, y: pos[id].y, title: `${SIDES[side].label} losses at ${pos[id].name}` });
+          losses += 1;
+        }
+      }
+    }
+    if (marches) out.notes.push(`${marches} march${marches > 1 ? "es" : ""}`);
+    if (fought.size) out.notes.push(`${fought.size} battle${fought.size > 1 ? "s" : ""}`);
+    if (losses) out.notes.push(`losses in ${losses} area${losses > 1 ? "s" : ""}`);
+    return out;
   }
 
   // ---- tracks for the side panel ----------------------------------------------------------

@@ -127,6 +127,8 @@ pub struct Map {
     pub muster_adj: u64,
     pub sight: Vec<Sight>,
     pub reconstructed: bool,
+    /// The drawing for the board (R12): read by no rule.
+    pub drawing: super::drawing::Drawing,
 }
 
 #[derive(Clone, Debug)]
@@ -218,6 +220,8 @@ struct MapFile {
     muster: MusterFile,
     fleet_box: Vec<FleetFile>,
     copps_hill: CoppsFile,
+    #[serde(default)]
+    drawing: Option<super::drawing::DrawingFile>,
 }
 
 #[derive(Deserialize)]
@@ -353,7 +357,7 @@ fn load_vp(file: &str, text: &str) -> Result<VpAid, String> {
 }
 
 fn load_map(file: &str, text: &str) -> Result<Map, String> {
-    let f: MapFile = toml::from_str(text).map_err(|e| format!("{file}: {e}"))?;
+    let mut f: MapFile = toml::from_str(text).map_err(|e| format!("{file}: {e}"))?;
     let n = f.region.len();
     if n == 0 || n > MAX_REGIONS {
         return Err(format!(
@@ -636,6 +640,14 @@ fn load_map(file: &str, text: &str) -> Result<Map, String> {
     for t in &f.copps_hill.targets {
         copps |= 1 << index(t, "copps_hill targets")?;
     }
+    let rule_regions: Vec<super::drawing::RuleRegion> = regions
+        .iter()
+        .map(|r| super::drawing::RuleRegion {
+            id: &r.id,
+            adj: r.adj,
+        })
+        .collect();
+    let drawing = super::drawing::load(file, f.drawing.take(), &rule_regions)?;
     let mut map = Map {
         regions,
         fleet,
@@ -654,6 +666,7 @@ fn load_map(file: &str, text: &str) -> Result<Map, String> {
         muster_adj,
         sight: vec![],
         reconstructed: f.reconstructed,
+        drawing,
     };
     map.dist = (0..n).map(|i| map.bfs(1 << i)).collect();
     map.neck_dist = map.bfs(1 << neck);

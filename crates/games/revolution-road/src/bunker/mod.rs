@@ -8,6 +8,7 @@
 pub mod action;
 mod combat;
 pub mod data;
+pub mod drawing;
 mod knowledge;
 mod movement;
 pub mod notation;
@@ -93,6 +94,9 @@ impl Bunker {
         if data.map.reconstructed {
             reconstructed.insert(0, "map".to_string());
         }
+        if data.map.drawing.reconstructed {
+            reconstructed.push("map-drawing".to_string());
+        }
         let source = data.sources.join(", ");
         let scen = |id: &str, name: &str, desc: &str, bot: Option<&str>| ScenarioInfo {
             id: id.into(),
@@ -133,6 +137,7 @@ impl Bunker {
                     description: d.to_string(),
                     values: vec!["off".into(), "on".into()],
                     default: "off".into(),
+                    scenarios: Vec::new(),
                 })
                 .collect(),
         };
@@ -583,10 +588,12 @@ mod board {
                 .map(|r| map.regions[r as usize].id.clone())
                 .collect()
         };
+        let drawing = &map.drawing;
         let regions: Vec<Value> = map
             .regions
             .iter()
-            .map(|r| {
+            .zip(&drawing.regions)
+            .map(|(r, d)| {
                 json!({
                     "id": r.id,
                     "name": r.name,
@@ -601,14 +608,25 @@ mod board {
                     "zone": (r.zone > 0).then(|| json!({"number": r.zone, "transport": r.transport, "staging": r.staging})),
                     "polygon": r.polygon.iter().map(|p| [p.0, p.1]).collect::<Vec<_>>(),
                     "centre": [r.centre.0, r.centre.1],
+                    "shape": d.shape,
+                    "at": d.at,
                     "adjacent": ids(r.adj),
                 })
             })
             .collect();
         json!({
             "game": "bunker-hill",
-            "coordinates": "x grows east, y grows south; 10 units per grid square; water is everything outside the regions (Mystic River north, Charles River south-west, Boston Harbor east)",
+            "coordinates": "x grows east, y grows south. `polygon` and `centre` are the schematic grid Line of Sight is measured on (7.2, 10 units a grid square); `shape` and `at` are the drawing of the peninsula (north up: the Neck north-west, the Mystic north-east, the Charles and Boston south-west, Boston Harbor south-east) and where a region's counters go",
             "regions": regions,
+            "drawing": {
+                "reconstructed": drawing.reconstructed,
+                "frame": drawing.frame,
+                "roads": drawing.roads,
+                "works": drawing.works,
+                "land": drawing.land,
+                "labels": drawing.labels,
+                "across_water": drawing.across_water.iter().map(|&(a, b)| [&map.regions[a as usize].id, &map.regions[b as usize].id]).collect::<Vec<_>>(),
+            },
             "muster_box": {"id": "muster", "adjacent": ids(map.muster_adj)},
             "fleet_boxes": map.fleet.iter().map(|f| json!({"id": f.id, "name": f.name, "targets": ids(f.targets)})).collect::<Vec<_>>(),
             "copps_hill_targets": ids(map.copps),

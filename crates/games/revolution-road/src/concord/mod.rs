@@ -127,6 +127,7 @@ impl Concord {
                 description: d.to_string(),
                 values: vec!["off".into(), "on".into()],
                 default: "off".into(),
+                scenarios: Vec::new(),
             })
             .collect();
         options.push(OptionInfo {
@@ -134,6 +135,7 @@ impl Concord {
             description: "14.5: unnumbered unsearched Hidden Arms at the end: 1 VP each (standard), none, one card each (any marks: 1 VP), or one card each (1 VP a mark); the cards are dealt from all 22 shuffled together, none twice.".into(),
             values: vec!["standard".into(), "none".into(), "card-any".into(), "card-marks".into()],
             default: "standard".into(),
+            scenarios: Vec::new(),
         });
         let info = GameInfo {
             id: "concord".into(),
