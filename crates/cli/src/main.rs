@@ -71,6 +71,21 @@ enum Command {
         /// Connections open at once (default: the descriptor limit less 64).
         #[arg(long)]
         max_connections: Option<usize>,
+        /// Send notification mails through this SMTP server: smtp://host:port (plain),
+        /// smtp://user:pass@host?tls=required (STARTTLS) or smtps://user:pass@host (TLS).
+        #[arg(long, requires = "public_url")]
+        smtp: Option<String>,
+        /// The server's address as players reach it, for the links in mails and webhooks
+        /// (default: http:// and --addr).
+        #[arg(long)]
+        public_url: Option<String>,
+        /// The sender of notification mails.
+        #[arg(long, default_value = "Muster <muster@localhost>")]
+        mail_from: String,
+        /// Let webhooks call loopback, private and link-local addresses (only on a network
+        /// whose every account you trust).
+        #[arg(long)]
+        allow_private_webhooks: bool,
     },
     /// Speak the engine protocol: JSON lines on stdin and stdout (docs/protocol.md).
     Engine,
@@ -267,6 +282,10 @@ fn main() -> ExitCode {
             insecure_cookies,
             sync,
             max_connections,
+            smtp,
+            public_url,
+            mail_from,
+            allow_private_webhooks,
         } => {
             let mut limits = muster_server::Limits::default();
             if let Some(n) = max_connections {
@@ -278,6 +297,13 @@ fn main() -> ExitCode {
                 secure_cookies: !insecure_cookies,
                 sync,
                 limits,
+                notify: muster_server::notify::Settings {
+                    smtp,
+                    public_url: public_url.unwrap_or_else(|| format!("http://{addr}")),
+                    mail_from,
+                    allow_private_hooks: allow_private_webhooks,
+                    ..Default::default()
+                },
             };
             let runtime = match tokio::runtime::Runtime::new() {
                 Ok(r) => r,

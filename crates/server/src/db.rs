@@ -109,6 +109,23 @@ const MIGRATIONS: &[&[&str]] = &[
         muted_id TEXT NOT NULL REFERENCES users(id),
         PRIMARY KEY (user_id, muted_id))",
     ],
+    // Notifications (issue 16 §1): an account's settings (`off`: the kinds switched off, by
+    // comma; `mail`: 0 once unsubscribed), and when the last "your turn" mail of a game went.
+    &[
+        "CREATE TABLE notify_settings (
+        user_id TEXT PRIMARY KEY REFERENCES users(id),
+        email TEXT,
+        mail BIGINT NOT NULL,
+        webhook TEXT,
+        off TEXT NOT NULL,
+        unsubscribe TEXT UNIQUE,
+        updated BIGINT NOT NULL)",
+        "CREATE TABLE notify_mailed (
+        game_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (game_id, user_id))",
+    ],
 ];
 
 /// How SQLite makes a commit durable (PostgreSQL keeps its own `synchronous_commit`).

@@ -2,10 +2,12 @@
 //! WebSocket, bots moving on the server, every game stored as its record plus a snapshot in
 //! SQLite or PostgreSQL, and the browser client. See `docs/server.md`.
 
+pub mod account;
 pub mod auth;
 pub mod chat;
 pub mod db;
 pub mod error;
+pub mod notify;
 pub mod offers;
 pub mod patch;
 pub mod play;
@@ -43,6 +45,8 @@ pub struct Config {
     pub sync: db::Sync,
     /// Connection and timing limits.
     pub limits: Limits,
+    /// Mail and webhook notifications.
+    pub notify: notify::Settings,
 }
 
 impl Default for Config {
@@ -53,6 +57,7 @@ impl Default for Config {
             secure_cookies: true,
             sync: db::Sync::Normal,
             limits: Limits::default(),
+            notify: notify::Settings::default(),
         }
     }
 }
@@ -112,6 +117,8 @@ pub struct AppState {
     /// Games whose bot task is running (so that none is started twice).
     pub bot_tasks: Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
     pub config: Arc<Config>,
+    /// The notifications' queue and who looked at which game.
+    pub notify: Arc<notify::Notifier>,
 }
 
 /// Seconds since 1970 (server bookkeeping only; rules code never reads a clock).
@@ -201,7 +208,8 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
             names.join(", ")
         );
     }
-    Ok(AppState {
+    let (notifier, queue) = notify::Notifier::new(config.notify.clone());
+    let state = AppState {
         db,
         registry: Arc::new(registry),
         bots: Arc::new(bots),
@@ -212,7 +220,10 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
         replays: Arc::new(play::ReplayCache::default()),
         bot_tasks: Arc::default(),
         config: Arc::new(config),
-    })
+        notify: Arc::new(notifier),
+    };
+    tokio::spawn(notify::run(state.clone(), queue));
+    Ok(state)
 }
 
 /// Every route.
@@ -222,6 +233,11 @@ pub fn app(state: AppState) -> Router {
         .route("/api/signup", post(auth::signup))
         .route("/api/login", post(auth::login))
         .route("/api/logout", post(auth::logout))
+        .route(
+            "/api/account/notifications",
+            get(account::get_notifications).post(account::set_notifications),
+        )
+        .route("/api/unsubscribe", get(account::unsubscribe))
         .route("/api/catalog", get(web::catalog))
         .route("/api/lobby", get(play::lobby))
         .route("/api/games", post(play::create))

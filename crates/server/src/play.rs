@@ -5,6 +5,7 @@
 use crate::auth::{ClientAddr, MaybeUser, RequireUser, User, check_csrf, random_token, random_u64};
 use crate::db::Stmt;
 use crate::error::{ApiError, ApiResult};
+use crate::notify;
 use crate::{AppState, Body, now, parse_body};
 use axum::Json;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -505,12 +506,14 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
         m.actions_from(before).into_iter().map(|a| a.side).collect()
     };
     stmts.extend(crate::talk::lapsing(live, &actors, ends));
+    let last_side = actors.last().cloned();
     state.db.write(stmts).await?;
     if snapshot {
         live.snapshot_at = after;
     }
     crate::talk::lapsed(state, live, &actors, ends);
-    live.status = status;
+    let was = std::mem::replace(&mut live.status, status);
+    notify_change(state, live, &was, last_side.as_deref());
     live.version += 1;
     live.touched = std::time::Instant::now();
     if undo {
@@ -951,6 +954,9 @@ pub async fn get(
 ) -> ApiResult<Json<Value>> {
     let since = since_of(query)?;
     let live = live(&state, &id).await?;
+    if let Some(u) = &user {
+        state.notify.looked(&id, &u.id);
+    }
     let mut l = live.lock().await;
     l.touched = std::time::Instant::now();
     Ok(Json(l.json_for(user.as_ref(), since)?))
@@ -1259,6 +1265,9 @@ pub async fn join(
     l.version += 1;
     l.touched = std::time::Instant::now();
     let _ = l.tx.send(l.version);
+    if full {
+        notify_turn(&state, &l, Some(&user.id));
+    }
     Ok(Json(l.json_for(Some(&user), 0)?))
 }
 
@@ -1563,6 +1572,9 @@ pub async fn ws(
         let l = live.lock().await;
         (l.tx.subscribe(), l.talk.tx.subscribe())
     };
+    if let Some(u) = &user {
+        state.notify.looked(&id, &u.id);
+    }
     let session = crate::auth::cookie(&headers, crate::auth::SESSION_COOKIE)
         .map(|t| crate::auth::hash_token(&t));
     let follower = Follower {
@@ -2026,5 +2038,83 @@ async fn follow(
                 }
             }
         }
+    }
+}
+
+// ---- Notifications (issue 16 §1): which changes tell which player (see `notify`). ----
+
+/// What players call a game: its scenario and the game ("Freeman's Farm (Battles ...)").
+fn game_title(m: &dyn Match) -> String {
+    let info = m.info();
+    let scenario = m.record().scenario;
+    let name = info
+        .scenarios
+        .iter()
+        .find(|s| s.id == scenario)
+        .map_or(scenario.clone(), |s| s.name.clone());
+    format!("{name} ({})", info.name)
+}
+
+/// Tells the human player to act, if any and unless it is `except`, that it is their turn.
+fn notify_turn(state: &AppState, l: &Live, except: Option<&str>) {
+    if l.status != "active" {
+        return;
+    }
+    let Some(side) = l.m.to_act() else { return };
+    let Some(to) = l
+        .seats
+        .iter()
+        .find(|s| s.side == side)
+        .and_then(|s| s.user_id.clone())
+    else {
+        return;
+    };
+    if except == Some(to.as_str()) {
+        return;
+    }
+    notify::event(
+        state,
+        notify::Event {
+            kind: notify::Kind::YourTurn,
+            game: l.id.clone(),
+            title: game_title(l.m.as_ref()),
+            to,
+        },
+    );
+}
+
+/// After a stored change: "game over" to every human seat when the game just ended; "your
+/// turn" to the human player to act when the last action was another side's (not when the
+/// same side goes on deciding, nor after an undo: `last_side` is `None` then).
+fn notify_change(state: &AppState, l: &Live, was: &str, last_side: Option<&str>) {
+    if l.status == "finished" && was != "finished" {
+        let info = l.m.info();
+        let result = match l.m.outcome() {
+            Some(o) => match o.winner {
+                Some(w) => format!("the {} side wins ({})", info.side_name(w), o.reason),
+                None => format!("no side wins ({})", o.reason),
+            },
+            None => "it ended".into(),
+        };
+        let title = game_title(l.m.as_ref());
+        for to in l.seats.iter().filter_map(|s| s.user_id.clone()) {
+            notify::event(
+                state,
+                notify::Event {
+                    kind: notify::Kind::GameOver {
+                        result: result.clone(),
+                    },
+                    game: l.id.clone(),
+                    title: title.clone(),
+                    to,
+                },
+            );
+        }
+        return;
+    }
+    if let Some(last) = last_side
+        && l.m.to_act().as_deref() != Some(last)
+    {
+        notify_turn(state, l, None);
     }
 }

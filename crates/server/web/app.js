@@ -1,6 +1,6 @@
 // Muster's browser client: plain JavaScript, no framework, no build step.
 // Hash routes (docs/server.md): #/ lobby, #/login, #/new, #/game/<id>, #/join/<id>/<invite>,
-// #/replay/<id>, #/rules/<game>. Each game draws its own board through the renderer that its
+// #/replay/<id>, #/rules/<game>, #/account. Each game draws its own board through the renderer that its
 // catalogue entry names (`board_script`); see "Board renderers" in docs/server.md.
 "use strict";
 
@@ -214,6 +214,7 @@ async function route() {
     else if (page === "join" && a) await joinPage(a, b);
     else if (page === "replay" && a) await replayPage(a);
     else if (page === "rules" && a) await rulesPage(a);
+    else if (page === "account") await accountPage();
     else notFound();
   } catch (e) {
     main().replaceChildren(
@@ -240,7 +241,7 @@ function renderWho() {
   if (!who) return;
   if (S.user) {
     who.replaceChildren(
-      h("span", { class: "user", title: "Logged in" }, S.user.name),
+      h("a", { class: "user", title: "Your account: notifications", href: "#/account", id: "account-link" }, S.user.name),
       h("button", { class: "link", id: "logout", onclick: logout }, "Log out"),
     );
   } else {
@@ -387,7 +388,12 @@ async function lobbyPage() {
         ? h(
             "section",
             { class: "panel", id: "my-games" },
-            h("div", { class: "panel-head" }, h("h2", {}, "My games"), h("a", { class: "button primary", href: "#/new", id: "new-game" }, "New game")),
+            h(
+              "div",
+              { class: "panel-head" },
+              h("h2", {}, "My games", turnBadge(lobby)),
+              h("span", { class: "actions" }, notifyButton(), h("a", { class: "button primary", href: "#/new", id: "new-game" }, "New game")),
+            ),
             table(
               mine.map((g) =>
                 gameRow(g, [
@@ -430,10 +436,12 @@ async function lobbyPage() {
     ),
   );
   setState("ready");
+  noticeTurns(lobby);
   const timer = setInterval(async () => {
     if (document.hidden) return;
     try {
       const fresh = await api("GET", "/api/lobby");
+      noticeTurns(fresh);
       if (JSON.stringify(fresh) !== JSON.stringify(lobby) && S.page && S.page.kind === "lobby") lobbyPage();
     } catch (e) {
       /* the next tick tries again */
@@ -2324,3 +2332,121 @@ async function start() {
 }
 
 document.addEventListener("DOMContentLoaded", start);
+
+// ---------------------------------------------------------------------------------------------
+// Notifications (issue 16 §1): the account's mail and webhook settings (#/account), the
+// browser's Notification API while a Muster tab is open, and the count of games waiting on
+// the player in the lobby.
+
+const notices = { known: null, timer: null };
+
+/// The count of the player's games that wait on them, beside "My games".
+function turnBadge(lobby) {
+  const n = lobby.mine.filter((g) => g.my_turn).length;
+  return n ? h("span", { class: "badge turn-count", id: "turn-count", title: `${n} of your games wait${n === 1 ? "s" : ""} on you` }, String(n)) : null;
+}
+
+function notifyButton() {
+  if (!S.user || !("Notification" in window) || Notification.permission !== "default") return null;
+  return h(
+    "button",
+    {
+      id: "notify-button",
+      onclick: async () => {
+        const answer = await Notification.requestPermission();
+        if (answer === "granted") {
+          flash("This tab will tell you when it is your turn.");
+          watchTurns();
+        }
+        if (S.page && S.page.kind === "lobby") lobbyPage();
+      },
+    },
+    "Notify me of my turns",
+  );
+}
+
+/// Tells the player (a browser notification) of each game that has become theirs since the
+/// last look at the lobby.
+function noticeTurns(lobby) {
+  const now = new Set(lobby.mine.filter((g) => g.my_turn).map((g) => g.id));
+  if (notices.known && "Notification" in window && Notification.permission === "granted") {
+    for (const g of lobby.mine) {
+      if (!g.my_turn || notices.known.has(g.id)) continue;
+      const info = gameInfo(g.game);
+      const scenario = info && info.scenarios.find((s) => s.id === g.scenario);
+      const n = new Notification("Your turn — Muster", { body: scenario ? scenario.name : g.scenario, tag: `muster-${g.id}` });
+      n.onclick = () => {
+        window.focus();
+        location.hash = `#/game/${g.id}`;
+      };
+    }
+  }
+  notices.known = now;
+  watchTurns();
+}
+
+/// While permission is granted, looks at the lobby every 30 s even from a hidden tab.
+function watchTurns() {
+  if (notices.timer || !S.user || !("Notification" in window) || Notification.permission !== "granted") return;
+  notices.timer = setInterval(async () => {
+    if (!S.user) return;
+    try {
+      noticeTurns(await api("GET", "/api/lobby"));
+    } catch (e) {
+      /* the next tick tries again */
+    }
+  }, 30000);
+}
+
+async function accountPage() {
+  if (needLogin()) return;
+  const n = await api("GET", "/api/account/notifications");
+  const err = h("p", { class: "form-error", role: "alert" });
+  const email = h("input", { id: "notify-email", type: "email", value: n.email || "", autocomplete: "email", maxlength: 254 });
+  const webhook = h("input", { id: "notify-webhook", type: "url", value: n.webhook || "", placeholder: "https://discord.com/api/webhooks/…", maxlength: 2000 });
+  const mail = h("input", { id: "notify-mail", type: "checkbox" });
+  mail.checked = n.mail;
+  const labels = { your_turn: "It is my turn", game_over: "A game of mine ends", invited: "I am seated in a new game", offer: "An offer (rematch, draw)", chat: "A chat message" };
+  const boxes = Object.keys(n.events).map((k) => {
+    const box = h("input", { type: "checkbox", name: k, id: `notify-${k}` });
+    box.checked = n.events[k];
+    return h("label", { class: "inline" }, box, labels[k] || k);
+  });
+  const submit = h("button", { type: "submit", class: "primary", id: "notify-save" }, "Save");
+  main().replaceChildren(
+    h(
+      "form",
+      {
+        class: "panel auth",
+        id: "notify-form",
+        onsubmit: async (ev) => {
+          ev.preventDefault();
+          err.textContent = "";
+          submit.disabled = true;
+          const events = {};
+          for (const l of boxes) events[l.firstChild.name] = l.firstChild.checked;
+          try {
+            await api("POST", "/api/account/notifications", { email: email.value.trim() || null, webhook: webhook.value.trim() || null, mail: mail.checked, events });
+            flash("Notification settings saved.");
+          } catch (e) {
+            err.textContent = e.message;
+          } finally {
+            submit.disabled = false;
+          }
+        },
+      },
+      h("h2", {}, "Notifications"),
+      h("label", {}, "E-mail address", email),
+      h("p", { class: "hint" }, "Mails link to the game; at most one “your turn” mail per game an hour while you have not looked."),
+      h("label", { class: "inline" }, mail, "Send me mail"),
+      h("label", {}, "Webhook", webhook),
+      h("p", { class: "hint" }, "The server POSTs JSON (event, game, url, text, content) here: Discord and Slack incoming webhooks take it."),
+      h("fieldset", {}, h("legend", {}, "Tell me when"), ...boxes),
+      err,
+      submit,
+      notifyButton(),
+    ),
+  );
+  setState("ready");
+  S.page = { kind: "account" };
+}

@@ -58,12 +58,20 @@ pub async fn server(database: &str) -> SocketAddr {
 
 /// Starts a server with the given limits; its address and its shared state.
 pub async fn server_with(database: &str, limits: muster_server::Limits) -> (SocketAddr, AppState) {
-    let config = Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
+    server_config(Config {
         database: database.to_string(),
-        secure_cookies: false,
         limits,
         ..Default::default()
+    })
+    .await
+}
+
+/// Starts a server with `config` (but on a free loopback port, with cookies not Secure).
+pub async fn server_config(config: Config) -> (SocketAddr, AppState) {
+    let config = Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        secure_cookies: false,
+        ..config
     };
     let st = state(config, registry(), bots()).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -1,0 +1,499 @@
+//! Notifications (issue 16 §1) against SQLite and PostgreSQL: real SMTP exchanges with a
+//! receiver the test runs (enough of RFC 5321: EHLO, MAIL, RCPT, DATA, RSET, NOOP, QUIT), real
+//! HTTP calls to a webhook receiver the test runs; the "one your-turn mail per game per hour"
+//! rule on an injected clock; unsubscribing without logging in; bad settings refused with
+//! nothing stored.
+
+mod common;
+
+use common::*;
+use muster_server::Config;
+use muster_server::notify::Settings;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+/// A mail as the receiver took it.
+#[derive(Debug)]
+struct Mail {
+    from: String,
+    to: Vec<String>,
+    /// Headers and body, dot-unstuffed, quoted-printable decoded.
+    data: String,
+}
+
+/// An SMTP server on a free loopback port: every mail it accepts comes out of the channel.
+async fn smtp_receiver() -> (u16, mpsc::UnboundedReceiver<Mail>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                let (read, mut write) = stream.into_split();
+                let mut lines = BufReader::new(read);
+                if !say(&mut write, "220 test-receiver ESMTP\r\n").await {
+                    return;
+                }
+                let (mut from, mut to) = (String::new(), Vec::new());
+                loop {
+                    let mut line = String::new();
+                    if lines.read_line(&mut line).await.unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let upper = line.to_ascii_uppercase();
+                    let answer = if upper.starts_with("EHLO") || upper.starts_with("HELO") {
+                        "250-test-receiver\r\n250 8BITMIME\r\n".to_string()
+                    } else if upper.starts_with("MAIL FROM:") {
+                        from = angle(&line);
+                        to.clear();
+                        "250 sender ok\r\n".into()
+                    } else if upper.starts_with("RCPT TO:") {
+                        to.push(angle(&line));
+                        "250 recipient ok\r\n".into()
+                    } else if upper.starts_with("DATA") {
+                        if !say(&mut write, "354 end with a dot\r\n").await {
+                            return;
+                        }
+                        let mut data = String::new();
+                        loop {
+                            let mut l = String::new();
+                            if lines.read_line(&mut l).await.unwrap_or(0) == 0 {
+                                return;
+                            }
+                            if l == ".\r\n" {
+                                break;
+                            }
+                            data.push_str(l.strip_prefix('.').unwrap_or(&l));
+                        }
+                        let _ = tx.send(Mail {
+                            from: from.clone(),
+                            to: to.clone(),
+                            data: decode_qp(&data),
+                        });
+                        "250 queued\r\n".into()
+                    } else if upper.starts_with("RSET") || upper.starts_with("NOOP") {
+                        "250 ok\r\n".into()
+                    } else if upper.starts_with("QUIT") {
+                        let _ = say(&mut write, "221 bye\r\n").await;
+                        return;
+                    } else {
+                        "502 not implemented\r\n".into()
+                    };
+                    if !say(&mut write, &answer).await {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (port, rx)
+}
+
+/// Writes an SMTP answer; false once the client is gone.
+async fn say(w: &mut tokio::net::tcp::OwnedWriteHalf, s: &str) -> bool {
+    w.write_all(s.as_bytes()).await.is_ok()
+}
+
+/// The address between `<` and `>` of a MAIL or RCPT line.
+fn angle(line: &str) -> String {
+    let start = line.find('<').map_or(0, |i| i + 1);
+    let end = line.rfind('>').unwrap_or(line.len());
+    line[start..end].to_string()
+}
+
+/// Undoes quoted-printable (soft line breaks and `=XX`) when the mail says it uses it.
+fn decode_qp(data: &str) -> String {
+    if !data
+        .to_ascii_lowercase()
+        .contains("content-transfer-encoding: quoted-printable")
+    {
+        return data.to_string();
+    }
+    let joined = data.replace("=\r\n", "");
+    let b = joined.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'='
+            && i + 2 < b.len()
+            && let Ok(v) = u8::from_str_radix(&joined[i + 1..i + 3], 16)
+        {
+            out.push(v);
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The next mail, or none within `wait`.
+async fn next_mail(rx: &mut mpsc::UnboundedReceiver<Mail>, wait: Duration) -> Option<Mail> {
+    tokio::time::timeout(wait, rx.recv()).await.ok().flatten()
+}
+
+const T0: i64 = 1_800_000_000;
+
+/// A server on `db` sending mail to the receiver on `smtp_port`, its clock at [`T0`].
+async fn mail_server(db: &str, smtp_port: u16) -> (std::net::SocketAddr, Arc<AtomicI64>) {
+    let clock = Arc::new(AtomicI64::new(T0));
+    let (addr, _) = server_config(Config {
+        database: db.to_string(),
+        notify: Settings {
+            smtp: Some(format!("smtp://127.0.0.1:{smtp_port}")),
+            public_url: "http://muster.example".into(),
+            mail_from: "Muster <muster@muster.example>".into(),
+            clock: Some(clock.clone()),
+            ..Settings::default()
+        },
+        ..Default::default()
+    })
+    .await;
+    (addr, clock)
+}
+
+/// Plays the caller's decisions (the first legal action each time) until it is another
+/// side's, then waits until it is the caller's again.
+async fn play_turn(c: &Client, id: &str) {
+    let (_, mut g) = c.get(&format!("/api/games/{id}")).await;
+    while g["status"] == "active" && g["to_act"] == g["my_side"] {
+        let action = g["legal"][0]["action"].as_str().unwrap().to_string();
+        let (status, v) = c
+            .post(
+                &format!("/api/games/{id}/act"),
+                json!({"action": action, "version": g["version"]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        g = v;
+    }
+    let g = c.wait_my_turn(id).await;
+    assert_eq!(
+        g["status"], "active",
+        "the game ended too soon for this test"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn your_turn_mail_goes_to_the_player_with_the_game_link_at_most_once_an_hour_unless_looked() {
+    for db in databases().await {
+        let (smtp_port, mut mails) = smtp_receiver().await;
+        let (addr, clock) = mail_server(&db, smtp_port).await;
+        let alice = Client::signup(addr, "alice").await;
+        let (status, v) = alice
+            .post(
+                "/api/account/notifications",
+                json!({"email": "alice@example.com"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["email"], "alice@example.com");
+        // The Americans set up first (Freeman's Farm): the bot does, then it is Alice's turn.
+        let id = alice
+            .game_vs_bot("freemans-farm", "british", "random")
+            .await;
+        let mail = next_mail(&mut mails, Duration::from_secs(20))
+            .await
+            .unwrap_or_else(|| panic!("no your-turn mail ({db})"));
+        assert_eq!(mail.to, vec!["alice@example.com".to_string()]);
+        assert_eq!(mail.from, "muster@muster.example");
+        assert!(
+            mail.data.contains("Subject: Your turn: Freeman's Farm"),
+            "{}",
+            mail.data
+        );
+        assert!(
+            mail.data
+                .contains(&format!("http://muster.example/#/game/{id}")),
+            "{}",
+            mail.data
+        );
+        assert!(
+            mail.data
+                .contains("http://muster.example/api/unsubscribe?token="),
+            "{}",
+            mail.data
+        );
+        // Two more turns within the hour, looked at only at the very second of the mail (not
+        // after it): no more mail.
+        play_turn(&alice, &id).await;
+        play_turn(&alice, &id).await;
+        assert!(
+            next_mail(&mut mails, Duration::from_millis(1500))
+                .await
+                .is_none(),
+            "a second your-turn mail within the hour ({db})"
+        );
+        // An hour later: the next turn mails again.
+        clock.store(T0 + 3600, Ordering::Relaxed);
+        play_turn(&alice, &id).await;
+        let second = next_mail(&mut mails, Duration::from_secs(20)).await;
+        assert!(second.is_some(), "no mail an hour later ({db})");
+        // A second after that mail she looks at the game: the next turn mails at once...
+        clock.store(T0 + 3601, Ordering::Relaxed);
+        let (status, _) = alice.get(&format!("/api/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK);
+        play_turn(&alice, &id).await;
+        let third = next_mail(&mut mails, Duration::from_secs(20)).await;
+        assert!(third.is_some(), "no mail after she looked ({db})");
+        // ...but not the one after, as she has not looked since that mail.
+        play_turn(&alice, &id).await;
+        assert!(
+            next_mail(&mut mails, Duration::from_millis(1500))
+                .await
+                .is_none(),
+            "a mail although she has not looked since the last ({db})"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_unsubscribe_link_turns_mail_off_without_logging_in() {
+    for db in databases().await {
+        let (smtp_port, mut mails) = smtp_receiver().await;
+        let (addr, clock) = mail_server(&db, smtp_port).await;
+        let bob = Client::signup(addr, "bob").await;
+        bob.post(
+            "/api/account/notifications",
+            json!({"email": "bob@example.com"}),
+        )
+        .await;
+        let id = bob.game_vs_bot("freemans-farm", "british", "random").await;
+        let mail = next_mail(&mut mails, Duration::from_secs(20))
+            .await
+            .expect("a your-turn mail");
+        let start = mail
+            .data
+            .find("http://muster.example/api/unsubscribe")
+            .unwrap();
+        let link = mail.data[start..].split_whitespace().next().unwrap();
+        let path = link.strip_prefix("http://muster.example").unwrap();
+        // A browser without Bob's session: no cookie, no CSRF token.
+        let anon = reqwest::Client::new();
+        let page = anon
+            .get(format!("http://{addr}{path}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(page.status(), StatusCode::OK);
+        assert!(page.text().await.unwrap().contains("No more mails"));
+        let (_, settings) = bob.get("/api/account/notifications").await;
+        assert_eq!(settings["mail"], false, "{settings}");
+        assert_eq!(settings["email"], "bob@example.com");
+        // A wrong token changes nothing and says so.
+        let wrong = anon
+            .get(format!(
+                "http://{addr}/api/unsubscribe?token={}",
+                "0".repeat(64)
+            ))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(wrong.status(), StatusCode::NOT_FOUND);
+        // Hours later, Bob's turns come without mail.
+        clock.store(T0 + 7200, Ordering::Relaxed);
+        play_turn(&bob, &id).await;
+        assert!(
+            next_mail(&mut mails, Duration::from_millis(1500))
+                .await
+                .is_none(),
+            "a mail after unsubscribing ({db})"
+        );
+    }
+}
+
+/// A webhook receiver: each request's body comes out of the channel; the first `fail`
+/// requests are answered 500, and each answer waits `delay` first.
+async fn hook_receiver(fail: usize, delay: Duration) -> (u16, mpsc::UnboundedReceiver<Value>) {
+    use axum::routing::post;
+    let (tx, rx) = mpsc::unbounded_channel();
+    let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let app = axum::Router::new().route(
+        "/hook",
+        post(move |body: axum::body::Bytes| {
+            let (tx, seen) = (tx.clone(), seen.clone());
+            async move {
+                let _ = tx.send(serde_json::from_slice(&body).unwrap_or(Value::Null));
+                tokio::time::sleep(delay).await;
+                if seen.fetch_add(1, Ordering::Relaxed) < fail {
+                    StatusCode::INTERNAL_SERVER_ERROR
+                } else {
+                    StatusCode::NO_CONTENT
+                }
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (port, rx)
+}
+
+/// A server on `db` whose webhooks may call loopback (the test's receiver).
+async fn hook_server(db: &str, timeout: Duration) -> std::net::SocketAddr {
+    server_config(Config {
+        database: db.to_string(),
+        notify: Settings {
+            public_url: "https://muster.example".into(),
+            allow_private_hooks: true,
+            hook_timeout: timeout,
+            hook_tries: 3,
+            hook_backoff: Duration::from_millis(200),
+            ..Settings::default()
+        },
+        ..Default::default()
+    })
+    .await
+    .0
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_gets_the_event_payload_and_is_retried_after_a_failed_answer() {
+    for db in databases().await {
+        let (port, mut calls) = hook_receiver(1, Duration::ZERO).await;
+        let addr = hook_server(&db, Duration::from_secs(5)).await;
+        let carol = Client::signup(addr, "carol").await;
+        let hook = format!("http://127.0.0.1:{port}/hook");
+        let (status, v) = carol
+            .post("/api/account/notifications", json!({"webhook": hook}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["webhook"], hook);
+        let id = carol
+            .game_vs_bot("freemans-farm", "british", "random")
+            .await;
+        let wait = Duration::from_secs(10);
+        let first = tokio::time::timeout(wait, calls.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        let again = tokio::time::timeout(wait, calls.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(first, again, "the retry carries the same payload");
+        assert_eq!(first["event"], "your_turn");
+        assert_eq!(first["game"], id.as_str());
+        let url = format!("https://muster.example/#/game/{id}");
+        assert_eq!(first["url"], url.as_str());
+        for member in ["text", "content"] {
+            let text = first[member].as_str().unwrap();
+            assert!(
+                text.starts_with("It is your turn in Freeman's Farm") && text.ends_with(&url),
+                "{member}: {text}"
+            );
+        }
+        // Answered 204 the second time: no third call.
+        assert!(
+            tokio::time::timeout(Duration::from_millis(1500), calls.recv())
+                .await
+                .is_err(),
+            "called again after a 2xx ({db})"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_that_never_answers_does_not_slow_moves() {
+    for db in databases().await {
+        let (port, mut calls) = hook_receiver(0, Duration::from_secs(60)).await;
+        let addr = hook_server(&db, Duration::from_secs(1)).await;
+        let dave = Client::signup(addr, "dave").await;
+        dave.post(
+            "/api/account/notifications",
+            json!({"webhook": format!("http://127.0.0.1:{port}/hook")}),
+        )
+        .await;
+        let id = dave.game_vs_bot("freemans-farm", "british", "random").await;
+        let started = Instant::now();
+        for _ in 0..4 {
+            play_turn(&dave, &id).await;
+        }
+        let took = started.elapsed();
+        // Each turn's call hangs for a minute (cut after 1 s, three tries); the moves do not
+        // wait for any of them.
+        assert!(
+            took < Duration::from_secs(4),
+            "four turns took {took:?} ({db})"
+        );
+        assert!(calls.recv().await.is_some(), "the hook was called");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_notification_settings_are_refused_and_nothing_is_stored() {
+    for db in databases().await {
+        let addr = server(&db).await;
+        let erin = Client::signup(addr, "erin").await;
+        let path = "/api/account/notifications";
+        let (status, before) = erin.get(path).await;
+        assert_eq!(status, StatusCode::OK);
+        for (body, want) in [
+            (json!({"webhook": "not a url"}), "bad_webhook"),
+            (json!({"webhook": "ftp://example.com/hook"}), "bad_webhook"),
+            (json!({"webhook": "javascript:alert(1)"}), "bad_webhook"),
+            // Private addresses: off by default (server-side request forgery).
+            (json!({"webhook": "http://127.0.0.1:9/hook"}), "bad_webhook"),
+            (json!({"webhook": "http://10.1.2.3/hook"}), "bad_webhook"),
+            (json!({"webhook": "http://[::1]/hook"}), "bad_webhook"),
+            (
+                json!({"webhook": "http://169.254.169.254/latest"}),
+                "bad_webhook",
+            ),
+            (json!({"email": "no at sign"}), "bad_email"),
+            (
+                json!({"email": "ok@example.com", "events": {"bogus": true}}),
+                "unknown_event",
+            ),
+        ] {
+            let (status, v) = erin.post(path, body.clone()).await;
+            assert_eq!(
+                (status, kind(&v)),
+                (StatusCode::UNPROCESSABLE_ENTITY, want),
+                "{body}: {v}"
+            );
+        }
+        let (status, _) = erin.post(path, json!({"colour": "red"})).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        // Without the CSRF token, and without a session.
+        let (status, v) = erin
+            .post_raw(
+                path,
+                br#"{"webhook": "https://example.com/hook"}"#.to_vec(),
+                None,
+            )
+            .await;
+        assert_eq!((status, kind(&v)), (StatusCode::FORBIDDEN, "csrf"));
+        let stranger = Client::new(addr).await;
+        let (status, _) = stranger
+            .post(path, json!({"webhook": "https://example.com/hook"}))
+            .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        let (status, _) = stranger.get(path).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        let (_, after) = erin.get(path).await;
+        assert_eq!(before, after, "a refused change stored something ({db})");
+        // A good change is stored, and events switch one by one.
+        let (status, v) = erin
+            .post(
+                path,
+                json!({"webhook": "https://example.com/hook", "events": {"chat": false}}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let (_, after) = erin.get(path).await;
+        assert_eq!(after["webhook"], "https://example.com/hook");
+        assert_eq!(after["events"]["chat"], false);
+        assert_eq!(after["events"]["your_turn"], true);
+        // null clears it.
+        let (_, v) = erin.post(path, json!({"webhook": null})).await;
+        assert_eq!(v["webhook"], Value::Null);
+    }
+}
