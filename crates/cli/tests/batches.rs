@@ -182,20 +182,12 @@ fn irreversible_marks_say_exactly_whether_undo_can_take_the_action_back() {
     }
 }
 
-/// Games whose determinized copies do not yet agree with the real state on what follows an
-/// action that involves no chance (found by the test below; see the report of issue 17): in
-/// Bunker Hill, "hold" at the end of a bombardment on the last action of a turn runs the next
-/// turn's fire, card and first-player rolls in the real state but stops for a British decision
-/// in a copy. Until that is explained, its marks are checked to differ only there.
-const MARKS_UNDER_REVIEW: &[&str] = &["bunker-hill"];
-
 #[test]
 fn irreversible_marks_read_nothing_hidden() {
     // The marks of a side's legal actions are the same on every state that side cannot tell
     // apart from the real one (hidden cards reshuffled, dice reseeded): they tell nothing of
     // what it may not see.
     let mut checked = 0;
-    let mut under_review = Vec::new();
     for (game, scenario) in scenarios() {
         for seed in 0..2u64 {
             let mut m = new_match(&game, &scenario, 100 + seed);
@@ -215,13 +207,6 @@ fn irreversible_marks_read_nothing_hidden() {
                             "{game}/{scenario}: the legal actions differ on a determinized copy"
                         );
                         let theirs = other.irreversible();
-                        if theirs != marks && MARKS_UNDER_REVIEW.contains(&game.as_str()) {
-                            under_review.push(format!(
-                                "{game}/{scenario} step {steps}: {:?}",
-                                m.prompt().text
-                            ));
-                            continue;
-                        }
                         assert_eq!(
                             theirs, marks,
                             "{game}/{scenario} step {steps}: the marks read hidden information"
@@ -236,8 +221,4 @@ fn irreversible_marks_read_nothing_hidden() {
         }
     }
     assert!(checked > 500, "only {checked} positions compared");
-    eprintln!(
-        "marks under review ({}): {under_review:?}",
-        under_review.len()
-    );
 }

@@ -749,9 +749,20 @@ fn rule_5_3_leaders_remove_panic_and_fire_spreads() {
     g.end_turn(&mut s, &mut ev);
     assert!(!s.units[m as usize].has(PANIC));
     assert!(!s.units[m as usize].has(MOVED), "markers are removed");
+    let rolls: Vec<(u8, bool)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::SpreadRoll { die, spreads, .. } => Some((*die, *spreads)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolls.len(), 1, "one die for the burning region");
     let spread = s.tasks.iter().any(|t| matches!(t, Task::Spread { .. }));
-    let rolled = ev.iter().any(|e| matches!(e, Event::NoFire { .. }));
-    assert!(spread || rolled, "one die for the burning region");
+    assert_eq!(
+        spread, rolls[0].1,
+        "the fire spreads exactly when the die says so"
+    );
+    assert_eq!(rolls[0].1, rolls[0].0 >= 5, "5-6 spreads");
 }
 
 #[test]
@@ -2619,6 +2630,51 @@ fn rule_5_3_the_british_choose_where_a_fire_spreads() {
         return;
     }
     panic!("no seed spread the fire");
+}
+
+#[test]
+fn rule_5_3_the_spread_die_is_logged_as_a_roll_before_the_british_choose_where() {
+    // 5.3: the die of a burning region is rolled at the end of the turn, and the British then
+    // choose where a fire of 5-6 goes. The roll is a chance entry of the log, made before the
+    // choice (found by `irreversible_marks_read_nothing_hidden`: a spreading roll was silent,
+    // so the action ending the turn looked as if undo could take it back).
+    let g = game();
+    let t5 = r(&g, "town-5");
+    let mut seen = [false, false];
+    for seed in 0..40u64 {
+        let mut s = empty(&g);
+        s.dice = muster_core::Dice::from_seed(seed);
+        s.ablaze = 1 << t5;
+        let mut ev = Vec::new();
+        g.end_turn(&mut s, &mut ev);
+        let spreads = matches!(s.tasks.first(), Some(Task::Spread { .. }));
+        let roll = ev
+            .iter()
+            .find(|e| matches!(e, Event::SpreadRoll { from, .. } if *from == t5))
+            .expect("the die of the burning region is logged");
+        let Event::SpreadRoll {
+            die, spreads: said, ..
+        } = *roll
+        else {
+            unreachable!()
+        };
+        assert_eq!(said, spreads);
+        assert_eq!(spreads, die >= 5);
+        let entry = g.describe(&s, roll);
+        assert!(entry.chance, "a die roll: undo cannot take it back");
+        assert!(
+            entry.text.contains(muster_core::words::face(die)),
+            "{}",
+            entry.text
+        );
+        assert!(
+            entry.text.contains(&g.data.map.regions[t5 as usize].name),
+            "{}",
+            entry.text
+        );
+        seen[spreads as usize] = true;
+    }
+    assert_eq!(seen, [true, true], "both outcomes tried");
 }
 
 #[test]

@@ -158,6 +158,13 @@ pub enum Event {
         region: u8,
         die: u8,
     },
+    /// 5.3: the end-of-turn die of a burning town region: on 5–6 (`spreads`) the fire
+    /// spreads to a neighbour the British choose. A roll, logged when it is made.
+    SpreadRoll {
+        from: u8,
+        die: u8,
+        spreads: bool,
+    },
     Rallied {
         unit: u8,
         die: u8,

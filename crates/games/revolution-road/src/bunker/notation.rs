@@ -411,6 +411,23 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
             format!("{} does not catch fire (die {})", r(region), face(die)),
             true,
         ),
+        Event::SpreadRoll { from, die, spreads } => (
+            "5.3",
+            if spreads {
+                format!(
+                    "The fire in {} spreads (die {}): the British choose where",
+                    r(from),
+                    face(die)
+                )
+            } else {
+                format!(
+                    "The fire in {} does not spread (die {})",
+                    r(from),
+                    face(die)
+                )
+            },
+            true,
+        ),
         Event::Rallied { unit, die } => (
             "6.7",
             if unit == 255 {

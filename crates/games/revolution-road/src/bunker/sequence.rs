@@ -950,11 +950,16 @@ impl Bunker {
             if free == 0 {
                 continue;
             }
+            // The roll is logged as it is made, spread or not: a decision that follows it
+            // (where the fire goes) comes after a die, which undo cannot take back.
             let d = s.dice.d6();
+            ev.push(Event::SpreadRoll {
+                from: r,
+                die: d,
+                spreads: d >= 5,
+            });
             if d >= 5 {
                 s.tasks.push(Task::Spread { from: r });
-            } else {
-                ev.push(Event::NoFire { region: r, die: d });
             }
         }
         s.phase = Phase::Main;
