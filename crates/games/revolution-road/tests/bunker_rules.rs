@@ -2601,17 +2601,28 @@ fn rule_6_4_hot_shot_sets_a_town_region_ablaze_on_four_to_six_once_a_turn() {
     let _ = t7;
 }
 
+/// An empty position with `region` ablaze and the dice seeded by `seed`, taken through the end
+/// of the turn (5.3): the position after it and the events it made.
+fn end_turn_with_fire_in(
+    g: &muster_revolution_road::Bunker,
+    region: u8,
+    seed: u64,
+) -> (State, Vec<Event>) {
+    let mut s = empty(g);
+    s.dice = muster_core::Dice::from_seed(seed);
+    s.ablaze = 1 << region;
+    let mut ev = Vec::new();
+    g.end_turn(&mut s, &mut ev);
+    (s, ev)
+}
+
 #[test]
 fn rule_5_3_the_british_choose_where_a_fire_spreads() {
     let g = game();
     let t5 = r(&g, "town-5");
     let open = g.data.map.regions[t5 as usize].adj & g.data.map.town;
     for seed in 0..30u64 {
-        let mut s = empty(&g);
-        s.dice = muster_core::Dice::from_seed(seed);
-        s.ablaze = 1 << t5;
-        let mut ev = Vec::new();
-        g.end_turn(&mut s, &mut ev);
+        let (mut s, _) = end_turn_with_fire_in(&g, t5, seed);
         if !matches!(s.tasks.first(), Some(Task::Spread { .. })) {
             continue;
         }
@@ -2642,11 +2653,7 @@ fn rule_5_3_the_spread_die_is_logged_as_a_roll_before_the_british_choose_where()
     let t5 = r(&g, "town-5");
     let mut seen = [false, false];
     for seed in 0..40u64 {
-        let mut s = empty(&g);
-        s.dice = muster_core::Dice::from_seed(seed);
-        s.ablaze = 1 << t5;
-        let mut ev = Vec::new();
-        g.end_turn(&mut s, &mut ev);
+        let (s, ev) = end_turn_with_fire_in(&g, t5, seed);
         let spreads = matches!(s.tasks.first(), Some(Task::Spread { .. }));
         let roll = ev
             .iter()

@@ -953,12 +953,13 @@ impl Bunker {
             // The roll is logged as it is made, spread or not: a decision that follows it
             // (where the fire goes) comes after a die, which undo cannot take back.
             let d = s.dice.d6();
+            let spreads = d >= 5;
             ev.push(Event::SpreadRoll {
                 from: r,
                 die: d,
-                spreads: d >= 5,
+                spreads,
             });
-            if d >= 5 {
+            if spreads {
                 s.tasks.push(Task::Spread { from: r });
             }
         }
