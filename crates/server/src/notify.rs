@@ -102,8 +102,13 @@ pub enum Kind {
     Invited { by: String },
     /// `from` offers something (`what`: "a rematch", "a draw").
     Offer { from: String, what: String },
-    /// `from` wrote `text` in the game's chat.
-    Chat { from: String, text: String },
+    /// `from` wrote `text` in the game's chat (`author`: their account id, never shown; a
+    /// player who muted the author is not told).
+    Chat {
+        from: String,
+        author: String,
+        text: String,
+    },
 }
 
 impl Kind {
@@ -139,7 +144,7 @@ impl Event {
             Kind::GameOver { result } => format!("{t} is over: {result}."),
             Kind::Invited { by } => format!("{by} seated you in a new game of {t}."),
             Kind::Offer { from, what } => format!("{from} offers {what} in {t}."),
-            Kind::Chat { from, text } => {
+            Kind::Chat { from, text, .. } => {
                 let short: String = text.chars().take(200).collect();
                 format!("{from} wrote in {t}: {short}")
             }
@@ -389,6 +394,13 @@ pub async fn run(state: AppState, mut rx: mpsc::Receiver<Event>) {
             }
         };
         if !account.wants(e.kind.id()) {
+            continue;
+        }
+        if let Kind::Chat { author, .. } = &e.kind
+            && crate::talk::is_muted(&state, &e.to, author)
+                .await
+                .unwrap_or(false)
+        {
             continue;
         }
         if let (Some(mailer), Some(to), true) = (&mailer, &account.email, account.mail)

@@ -8,6 +8,7 @@
 use crate::auth::{RequireUser, User, check_csrf, random_token, random_u64};
 use crate::db::Stmt;
 use crate::error::{ApiError, ApiResult};
+use crate::notify;
 use crate::play::{Live, LiveRef, Seat, live, start_game_with};
 use crate::talk::{Event, Offer, OfferKind, stored};
 use crate::{AppState, Body, now, parse_body};
@@ -86,10 +87,11 @@ async fn end_outside_rules(
     l.version += 1;
     l.talk.ended = Some(ended.clone());
     let had_draw = l.talk.offers.iter().any(|o| o.kind == OfferKind::Draw);
-    l.talk.offers.retain(|o| o.kind != OfferKind::Draw);
     l.touched = std::time::Instant::now();
     let _ = l.tx.send(l.version);
+    // Announced with the draw offer still held: its offerer is who hears of an agreed draw.
     stored(state, l, Event::Ended(ended));
+    l.talk.offers.retain(|o| o.kind != OfferKind::Draw);
     if had_draw {
         stored(state, l, Event::OfferClosed(OfferKind::Draw, why));
     }
@@ -492,7 +494,13 @@ async fn start_rematch(state: &AppState, l: &mut Live, swap: bool) -> ApiResult<
         .iter()
         .any(|s| s.user_id.is_none() && s.bot.is_none())
         .then(random_token);
-    let had_offer = l.talk.offers.iter().any(|o| o.kind == OfferKind::Rematch);
+    let offerer = l
+        .talk
+        .offers
+        .iter()
+        .find(|o| o.kind == OfferKind::Rematch)
+        .map(|o| o.from_user.clone());
+    let had_offer = offerer.is_some();
     let old = l.id.clone();
     let new_id = start_game_with(state, m, seed, seats, invite, |new_id| {
         let mut extra = vec![
@@ -516,6 +524,24 @@ async fn start_rematch(state: &AppState, l: &mut Live, swap: bool) -> ApiResult<
     .await?;
     l.talk.offers.retain(|o| o.kind != OfferKind::Rematch);
     l.talk.rematch = Some(new_id.clone());
+    // The offerer hears that the other player seated them in the new game (issue 16 §1).
+    if let Some(to) = offerer {
+        let by = l
+            .seats
+            .iter()
+            .filter(|s| s.user_id.as_deref() != Some(to.as_str()))
+            .find_map(|s| s.user_name.clone())
+            .unwrap_or_else(|| "the other player".into());
+        notify::event(
+            state,
+            notify::Event {
+                kind: notify::Kind::Invited { by },
+                game: new_id.clone(),
+                title: crate::play::game_title(l.m.as_ref()),
+                to,
+            },
+        );
+    }
     stored(state, l, Event::Rematch(new_id));
     Ok(())
 }

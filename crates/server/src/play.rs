@@ -2044,7 +2044,7 @@ async fn follow(
 // ---- Notifications (issue 16 §1): which changes tell which player (see `notify`). ----
 
 /// What players call a game: its scenario and the game ("Freeman's Farm (Battles ...)").
-fn game_title(m: &dyn Match) -> String {
+pub(crate) fn game_title(m: &dyn Match) -> String {
     let info = m.info();
     let scenario = m.record().scenario;
     let name = info

@@ -9,6 +9,7 @@
 
 use crate::AppState;
 use crate::error::ApiResult;
+use crate::notify;
 use crate::play::Live;
 use muster_core::record::Ended;
 use serde::Serialize;
@@ -165,9 +166,118 @@ impl Talk {
 /// seats say who is to be told), `event` what happened. Called after the write committed,
 /// with the game's lock held.
 pub fn stored(state: &AppState, live: &Live, event: Event) {
-    // Notifications will read their settings from `state` (the notifier's own configuration).
-    let _ = state;
+    notify_of(state, live, &event);
     let _ = live.talk.tx.send(Arc::new(event));
+}
+
+/// The accounts seated in `live` (each once: a hot-seat player holds several seats), but
+/// `except`.
+fn seated_accounts(live: &Live, except: Option<&str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for id in live.seats.iter().filter_map(|s| s.user_id.as_deref()) {
+        if Some(id) != except && !out.iter().any(|o| o == id) {
+            out.push(id.to_string());
+        }
+    }
+    out
+}
+
+/// Who hears of a stored talk event by notification (issue 16 §1; docs/server.md,
+/// "Notifications"): chat in the players' channel tells the other seated players (the
+/// spectators' channel tells nobody; a muted author is dropped by the notifier); an offer tells
+/// the players it is made to; an ending outside the rules tells the players who did not cause
+/// it (not the one who resigned, not the one who accepted a draw: the offerer). A rematch tells
+/// its offerer from `offers::start_rematch`, which knows who offered.
+fn notify_of(state: &AppState, live: &Live, event: &Event) {
+    let title = crate::play::game_title(live.m.as_ref());
+    let tell = |to: Vec<String>, kind: notify::Kind| {
+        for to in to {
+            notify::event(
+                state,
+                notify::Event {
+                    kind: kind.clone(),
+                    game: live.id.clone(),
+                    title: title.clone(),
+                    to,
+                },
+            );
+        }
+    };
+    match event {
+        Event::Chat(m) if m.channel == Channel::Players => tell(
+            seated_accounts(live, Some(&m.user_id)),
+            notify::Kind::Chat {
+                from: m.from.clone(),
+                author: m.user_id.clone(),
+                text: m.text.clone(),
+            },
+        ),
+        Event::OfferMade(o) => {
+            let what = match (o.kind, o.swap) {
+                (OfferKind::Draw, _) => "a draw".to_string(),
+                (OfferKind::Rematch, true) => "a rematch with the sides swapped".to_string(),
+                (OfferKind::Rematch, false) => "a rematch on the same sides".to_string(),
+            };
+            tell(
+                seated_accounts(live, Some(&o.from_user)),
+                notify::Kind::Offer {
+                    from: o.from_name.clone(),
+                    what,
+                },
+            );
+        }
+        Event::Ended(e) => {
+            let to = match e.reason.as_str() {
+                "resigned" => {
+                    let quitter = live
+                        .seats
+                        .iter()
+                        .find(|s| Some(&s.side) == e.side.as_ref())
+                        .and_then(|s| s.user_id.as_deref());
+                    seated_accounts(live, quitter)
+                }
+                // The draw offer is still in memory here (end_outside_rules removes it after).
+                "draw_agreed" => live
+                    .talk
+                    .offers
+                    .iter()
+                    .filter(|o| o.kind == OfferKind::Draw)
+                    .map(|o| o.from_user.clone())
+                    .collect(),
+                _ => seated_accounts(live, None),
+            };
+            tell(
+                to,
+                notify::Kind::GameOver {
+                    result: ending_result(live, e),
+                },
+            );
+        }
+        _ => {}
+    }
+}
+
+/// An ending outside the rules in a few words, for a notification ("Ann resigned: the
+/// American side wins").
+fn ending_result(live: &Live, e: &Ended) -> String {
+    let win = e
+        .winner
+        .as_deref()
+        .map(|w| format!(": the {} side wins", side_title(w)))
+        .unwrap_or_default();
+    match (e.reason.as_str(), &e.side) {
+        ("resigned", Some(side)) => {
+            let name = live
+                .seats
+                .iter()
+                .find(|s| &s.side == side)
+                .and_then(|s| s.user_name.clone())
+                .unwrap_or_else(|| format!("the {} player", side_title(side)));
+            format!("{name} resigned{win}")
+        }
+        ("draw_agreed", _) => "the players agreed a draw".to_string(),
+        (reason, _) => format!("it ended outside the rules ({reason}){win}"),
+    }
 }
 
 /// Loads a game's talk (chat, offers, an ending outside the rules, its rematch).

@@ -497,3 +497,284 @@ async fn bad_notification_settings_are_refused_and_nothing_is_stored() {
         assert_eq!(v["webhook"], Value::Null);
     }
 }
+
+/// Collects the webhook calls of `rx` that are not "your turn" until `n` have come (or 10 s
+/// pass), then waits `quiet` more for any that should not come.
+async fn hooks_but_turns(
+    rx: &mut mpsc::UnboundedReceiver<Value>,
+    n: usize,
+    quiet: Duration,
+) -> Vec<Value> {
+    let mut out = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while out.len() < n {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, rx.recv()).await {
+            Ok(Some(v)) if v["event"] != "your_turn" => out.push(v),
+            Ok(Some(_)) => {}
+            _ => break,
+        }
+    }
+    while let Ok(Some(v)) = tokio::time::timeout(quiet, rx.recv()).await {
+        if v["event"] != "your_turn" {
+            out.push(v);
+        }
+    }
+    out
+}
+
+fn texts(calls: &[Value]) -> Vec<String> {
+    calls
+        .iter()
+        .map(|v| {
+            format!(
+                "{}: {}",
+                v["event"].as_str().unwrap_or("?"),
+                v["text"].as_str().unwrap_or("?")
+            )
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_offers_endings_and_rematches_notify_the_players_they_concern_and_no_one_else() {
+    for db in databases().await {
+        let addr = hook_server(&db, Duration::from_secs(5)).await;
+        let alice = Client::signup(addr, "alice").await;
+        let bob = Client::signup(addr, "bob").await;
+        let carol = Client::signup(addr, "carol").await;
+        let mut rx = Vec::new();
+        for who in [&alice, &bob] {
+            let (port, calls) = hook_receiver(0, Duration::ZERO).await;
+            let (status, v) = who
+                .post(
+                    "/api/account/notifications",
+                    json!({"webhook": format!("http://127.0.0.1:{port}/hook")}),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+            rx.push(calls);
+        }
+        let (mut to_alice, mut to_bob) = (rx.remove(0), rx.remove(0));
+        let (status, v) = alice
+            .post("/api/games", json!({"game": "battles", "scenario": "oriskany", "side": "british", "opponent": "human"}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let id = v["id"].as_str().unwrap().to_string();
+        let path = format!("/api/games/{id}");
+        let (status, g) = bob.post(&format!("{path}/join"), json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{g}");
+        let quiet = Duration::from_millis(700);
+
+        // Chat in the players' channel tells the other player, not the author; the
+        // spectators' channel tells nobody; a muted author tells nobody.
+        let chat = format!("{path}/chat");
+        assert_eq!(
+            alice.post(&chat, json!({"text": "Good luck, Bob"})).await.0,
+            StatusCode::OK
+        );
+        assert_eq!(
+            carol.post(&chat, json!({"text": "watching"})).await.0,
+            StatusCode::OK
+        );
+        let got = hooks_but_turns(&mut to_bob, 1, quiet).await;
+        assert_eq!(got.len(), 1, "{:?}", texts(&got));
+        assert_eq!(got[0]["event"], "chat");
+        assert_eq!(got[0]["game"], id.as_str());
+        let text = got[0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("alice wrote in Oriskany") && text.contains("Good luck, Bob"),
+            "{text}"
+        );
+        assert!(
+            got[0].get("author").is_none(),
+            "the author's account id stays out: {}",
+            got[0]
+        );
+        assert_eq!(
+            bob.post(
+                "/api/account/mutes",
+                json!({"name": "alice", "muted": true})
+            )
+            .await
+            .0,
+            StatusCode::OK
+        );
+        assert_eq!(
+            alice.post(&chat, json!({"text": "still there?"})).await.0,
+            StatusCode::OK
+        );
+        assert!(
+            hooks_but_turns(&mut to_bob, 0, quiet).await.is_empty(),
+            "a muted author's message was notified"
+        );
+        assert!(
+            hooks_but_turns(&mut to_alice, 0, quiet).await.is_empty(),
+            "the author was told of their own messages"
+        );
+
+        // A draw offer tells the other player; accepting it tells the offerer, not the one who
+        // accepted.
+        let offers = format!("{path}/offers");
+        assert_eq!(
+            alice.post(&offers, json!({"kind": "draw"})).await.0,
+            StatusCode::OK
+        );
+        let got = hooks_but_turns(&mut to_bob, 1, quiet).await;
+        assert_eq!(texts(&got).len(), 1, "{:?}", texts(&got));
+        assert_eq!(got[0]["event"], "offer");
+        assert!(
+            got[0]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("alice offers a draw in Oriskany"),
+            "{}",
+            got[0]
+        );
+        assert!(
+            hooks_but_turns(&mut to_alice, 0, quiet).await.is_empty(),
+            "the offerer was told of her own offer"
+        );
+        let (status, v) = bob
+            .post(&format!("{offers}/accept"), json!({"kind": "draw"}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let got = hooks_but_turns(&mut to_alice, 1, quiet).await;
+        assert_eq!(got.len(), 1, "{:?}", texts(&got));
+        assert_eq!(got[0]["event"], "game_over");
+        assert!(
+            got[0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("the players agreed a draw"),
+            "{}",
+            got[0]
+        );
+        assert!(
+            hooks_but_turns(&mut to_bob, 0, quiet).await.is_empty(),
+            "the player who accepted was told"
+        );
+
+        // A rematch offer tells the other player; accepting it seats the offerer in the new
+        // game, which tells the offerer ("invited", with the new game's id).
+        assert_eq!(
+            bob.post(&offers, json!({"kind": "rematch", "swap": true}))
+                .await
+                .0,
+            StatusCode::OK
+        );
+        let got = hooks_but_turns(&mut to_alice, 1, quiet).await;
+        assert_eq!(got.len(), 1, "{:?}", texts(&got));
+        assert_eq!(got[0]["event"], "offer");
+        assert!(
+            got[0]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("bob offers a rematch with the sides swapped"),
+            "{}",
+            got[0]
+        );
+        let (status, v) = alice
+            .post(&format!("{offers}/accept"), json!({"kind": "rematch"}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let new_id = v["rematch"].as_str().expect("the rematch's id").to_string();
+        let got = hooks_but_turns(&mut to_bob, 1, quiet).await;
+        assert_eq!(got.len(), 1, "{:?}", texts(&got));
+        assert_eq!(got[0]["event"], "invited");
+        assert_eq!(got[0]["game"], new_id.as_str());
+        assert!(
+            got[0]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("alice seated you in a new game of Oriskany"),
+            "{}",
+            got[0]
+        );
+        assert!(
+            got[0]["url"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!("/#/game/{new_id}"))
+        );
+        assert!(
+            hooks_but_turns(&mut to_alice, 0, quiet).await.is_empty(),
+            "the player who accepted was told"
+        );
+
+        // A resignation tells the other player, not the one who resigned; a kind switched
+        // off is not sent.
+        assert_eq!(
+            alice
+                .post(
+                    "/api/account/notifications",
+                    json!({"events": {"game_over": false}})
+                )
+                .await
+                .0,
+            StatusCode::OK
+        );
+        let (status, v) = bob
+            .post(&format!("/api/games/{new_id}/resign"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert!(
+            hooks_but_turns(&mut to_alice, 0, quiet).await.is_empty(),
+            "game_over was off"
+        );
+        assert!(
+            hooks_but_turns(&mut to_bob, 0, quiet).await.is_empty(),
+            "the player who resigned was told"
+        );
+        assert_eq!(
+            alice
+                .post(
+                    "/api/account/notifications",
+                    json!({"events": {"game_over": true}})
+                )
+                .await
+                .0,
+            StatusCode::OK
+        );
+        let (status, v) = bob
+            .post(
+                &format!("/api/games/{new_id}/offers"),
+                json!({"kind": "rematch"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let (status, v) = alice
+            .post(
+                &format!("/api/games/{new_id}/offers/accept"),
+                json!({"kind": "rematch"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let third = v["rematch"]
+            .as_str()
+            .expect("the second rematch")
+            .to_string();
+        let _ = hooks_but_turns(&mut to_alice, 1, quiet).await; // the rematch offer
+        let _ = hooks_but_turns(&mut to_bob, 1, quiet).await; // invited
+        let (status, v) = alice
+            .post(&format!("/api/games/{third}/resign"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let got = hooks_but_turns(&mut to_bob, 1, quiet).await;
+        assert_eq!(got.len(), 1, "{:?}", texts(&got));
+        assert_eq!(got[0]["event"], "game_over");
+        assert_eq!(got[0]["game"], third.as_str());
+        assert!(
+            got[0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("alice resigned: the"),
+            "{}",
+            got[0]
+        );
+        assert!(
+            hooks_but_turns(&mut to_alice, 0, quiet).await.is_empty(),
+            "the player who resigned was told"
+        );
+    }
+}
