@@ -80,10 +80,12 @@ function setState(state, extra = {}) {
 // The API: JSON in and out, the CSRF token on every POST (docs/server.md, "Sessions and CSRF").
 
 class ApiError extends Error {
-  constructor(status, kind, message) {
+  constructor(status, kind, message, index) {
     super(message);
     this.status = status;
     this.kind = kind;
+    // In a refused batch, the index of the first action refused.
+    this.index = Number.isInteger(index) ? index : null;
   }
 }
 
@@ -112,7 +114,7 @@ async function api(method, path, body, retried = false) {
       await loadSession();
       return api(method, path, body, true);
     }
-    throw new ApiError(r.status, err.kind || "http", err.message || `HTTP ${r.status}`);
+    throw new ApiError(r.status, err.kind || "http", err.message || `HTTP ${r.status}`, err.index);
   }
   return data;
 }
@@ -1077,11 +1079,19 @@ async function gamePage(id) {
   // Acting: irreversible actions wait for a confirmation first. `list` holds action strings
   // and groups `{label, actions}`: the same decision for identical counters, one action per
   // counter, shown as one entry "3 × label" and sent as one batch (see "Batches" below).
-  function choose(list, ev) {
-    if (!myTurn() || P.busy) return;
+  async function choose(list, ev) {
+    if (!myTurn() || P.busy || P.fitting) return;
     const some = wantsSome(ev);
     const entries = batchEntries(list);
     if (!entries.length) return;
+    const version = P.game.version;
+    P.fitting = true;
+    try {
+      await fitEntries(entries);
+    } finally {
+      P.fitting = false;
+    }
+    if (P.game.version !== version || !myTurn() || P.busy) return;
     if (entries.length === 1) {
       const e = entries[0];
       if (e.actions.length > 1 && some) return askCount(e, ev);
@@ -1166,6 +1176,23 @@ async function gamePage(id) {
       else out.push({ actions: acts, label: item.label || labelOf(acts[0]) });
     }
     return out;
+  }
+  // A group of identical counters may hold more than the rules let go together: each action
+  // is legal now, but taking some closes the choice for the rest (Bunker Hill's landings take
+  // counters up to the zone's transport number, 6.10). Each such group is cut, before it is
+  // shown or sent, to the actions the rules accept in turn, as `preview` finds them; a group
+  // the rules accept whole (or that ends on an action preview will not show) stays as it is.
+  async function fitEntries(entries) {
+    const base = P.draft ? P.draft.actions : [];
+    for (const e of entries) {
+      if (e.actions.length < 2) continue;
+      try {
+        await preview(base.concat(e.actions));
+      } catch (err) {
+        const cut = err.index === null ? -1 : err.index - base.length;
+        if (err.kind !== "not_previewable" && cut >= 1 && cut < e.actions.length) e.actions = e.actions.slice(0, cut);
+      }
+    }
   }
   function entryLabel(e) {
     return e.actions.length > 1 ? `${e.actions.length} × ${e.label}` : e.label;
@@ -1560,6 +1587,9 @@ async function gamePage(id) {
     log.update(P.game.log, null, recentRange());
     talk.update();
     document.title = `${myTurn() ? "▶ " : ""}${info ? info.name : P.game.game} — Muster`;
+    // The hint to click the board only while the viewer has something to click (issue 17).
+    const hint = $("#board-hint");
+    if (hint) hint.hidden = !myTurn();
     updateState();
   }
 
