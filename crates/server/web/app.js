@@ -640,6 +640,9 @@ function logView(opts) {
   const apply = () => {
     const stick = atBottom;
     list.replaceChildren();
+    // Consecutive entries that read the same (a group of like counters moving together, each
+    // its own decision and entry) show as one line with a count (issue 17); rolls stay apart.
+    let prev = null;
     entries.forEach((e, i) => {
       // An entry that starts a turn (or a player's half of it) heads the entries after it.
       const t = opts.renderer && opts.renderer.turnOf ? opts.renderer.turnOf(e) : null;
@@ -648,18 +651,24 @@ function logView(opts) {
       if (filter.section && top !== filter.section) return;
       if (filter.dice && !e.chance) return;
       if (filter.text && !`${e.text} §${e.section}`.toLowerCase().includes(filter.text)) return;
-      list.append(
-        h(
-          "li",
-          {
-            class: ["entry", head ? "turn-head" : "", e.chance ? "chance" : "", !opts.still && i >= seen && seen > 0 ? "fresh" : "", mark === i ? "current" : "", recent && i >= recent.from ? "recent" : "", recent && recent.step && i >= recent.step[0] && i < recent.step[1] ? "step" : "", e.audience && e.audience !== "all" ? "private" : ""].join(" "),
-            dataset: { index: i },
-          },
-          e.section ? h("button", { class: "sec", title: "Show this rule", onclick: () => opts.onSection && opts.onSection(e.section) }, `§${e.section}`) : null,
-          h("span", { class: "text" }, e.chance ? diceText(e.text) : e.text),
-          e.audience && e.audience !== "all" ? h("span", { class: "lock", title: "Only you see this" }, " (private)") : null,
-        ),
+      const classes = ["entry", head ? "turn-head" : "", e.chance ? "chance" : "", !opts.still && i >= seen && seen > 0 ? "fresh" : "", mark === i ? "current" : "", recent && i >= recent.from ? "recent" : "", recent && recent.step && i >= recent.step[0] && i < recent.step[1] ? "step" : "", e.audience && e.audience !== "all" ? "private" : ""].filter(Boolean);
+      if (prev && !e.chance && !head && prev.e.text === e.text && prev.e.section === e.section && (prev.e.audience || "all") === (e.audience || "all")) {
+        prev.n += 1;
+        prev.count.textContent = ` ×${prev.n}`;
+        prev.li.classList.add(...classes);
+        return;
+      }
+      const count = h("span", { class: "times" });
+      const li = h(
+        "li",
+        { class: classes.join(" "), dataset: { index: i } },
+        e.section ? h("button", { class: "sec", title: "Show this rule", onclick: () => opts.onSection && opts.onSection(e.section) }, `§${e.section}`) : null,
+        h("span", { class: "text" }, e.chance ? diceText(e.text) : e.text),
+        count,
+        e.audience && e.audience !== "all" ? h("span", { class: "lock", title: "Only you see this" }, " (private)") : null,
       );
+      list.append(li);
+      prev = { e, li, n: 1, count };
     });
     if (!list.children.length) list.append(h("li", { class: "muted empty" }, entries.length ? "Nothing matches the filter." : "Nothing has happened yet."));
     const stepped = recent && recent.step ? $(".step", list) : null;
