@@ -1814,5 +1814,28 @@ async fn talk_between(alice: &Page, bob: &Page, base: &str, shots: &Path) -> R<(
         .map_err(|e| format!("phone emulation: {e}"))?;
     tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(bob, &shots.join("talk-phone.png")).await?;
+    // The one who resigned reads it in their own words, and how it ended is said once above
+    // the board (the banner), not again in the prompt and the last-entry line.
+    let shown: Value = eval(
+        bob,
+        r##"({ banner: document.querySelector("#banner").textContent,
+              prompt: document.querySelector("#prompt").textContent,
+              latest: (() => { const l = document.querySelector("#latest"); return l && !l.hidden ? l.textContent : ""; })() })"##,
+    )
+    .await?;
+    let banner = shown["banner"].as_str().unwrap_or("");
+    if !banner.contains("You resigned for the British side: the American side wins") {
+        return Err(format!("the resigning player's banner: {shown}"));
+    }
+    for part in ["prompt", "latest"] {
+        if shown[part].as_str().unwrap_or("").contains("resigned") {
+            return Err(format!("the resignation repeated in the {part}: {shown}"));
+        }
+    }
+    let alice_banner: String =
+        eval(alice, r##"document.querySelector("#banner").textContent"##).await?;
+    if !alice_banner.contains("bob resigned") || alice_banner.contains("You resigned") {
+        return Err(format!("the winner's banner: {alice_banner}"));
+    }
     Ok(())
 }

@@ -1452,6 +1452,8 @@ async function gamePage(id) {
     const who = g.to_act ? sideBadge(renderer, g.game, g.to_act) : null;
     let text = g.prompt ? g.prompt.text : "";
     if (g.status === "open") text = "Waiting for an opponent to join.";
+    // How it ended is the banner's to say, once (issue 17).
+    if (g.outcome) text = "The game is over.";
     put(
       prompt,
       who,
@@ -1462,6 +1464,15 @@ async function gamePage(id) {
     );
   }
 
+  // How the game ended, in the viewer's words: a player who resigned reads "You resigned"
+  // (the log, the same for everyone, names them).
+  function endingFor(g) {
+    const o = g.outcome;
+    if (o.ended === "resigned" && g.my_side && o.winner && g.my_side !== o.winner) {
+      return `You resigned for the ${titleCase(g.my_side)} side: the ${titleCase(o.winner)} side wins.`;
+    }
+    return o.reason || "";
+  }
   function renderBanner() {
     const g = P.game;
     banner.hidden = true;
@@ -1471,7 +1482,7 @@ async function gamePage(id) {
       banner.hidden = false;
       banner.classList.add(g.outcome.winner && g.outcome.winner === g.my_side ? "won" : "over");
       banner.replaceChildren(
-        h("span", { class: "grow" }, h("strong", {}, g.outcome.winner ? `${titleCase(g.outcome.winner)} victory` : "Drawn game"), vp ? ` — VP ${vp}. ` : ". ", g.outcome.reason || ""),
+        h("span", { class: "grow" }, h("strong", {}, g.outcome.winner ? `${titleCase(g.outcome.winner)} victory` : "Drawn game"), vp ? ` — VP ${vp}. ` : ". ", endingFor(g)),
         h("span", { class: "buttons" }, h("a", { class: "button", href: `#/replay/${id}` }, "Replay"), h("a", { class: "button", href: "#/" }, "Lobby")),
       );
     } else if (g.status === "open") {
@@ -1670,7 +1681,7 @@ async function gamePage(id) {
   function renderRecent() {
     const n = recentCount();
     const newest = P.game.log[P.game.log.length - 1];
-    latest.hidden = !newest;
+    latest.hidden = !newest || !!P.game.outcome;
     put(latest, newest ? [h("span", { class: "latest-label" }, "Last: "), newest.chance ? diceText(newest.text) : newest.text] : null);
     recentBox.hidden = !n;
     setState(document.body.dataset.state, { recent: n, recentStep: P.stepAt === null ? "" : P.stepAt });
