@@ -1325,6 +1325,11 @@ async fn every_game_fits_a_laptop_and_a_phone() {
                 faults.extend(layout_faults(&format!("1366x768 ({round})"), &desk, false));
                 if round == 0 {
                     screenshot(&page, &repo_root().join(format!("docs/screenshots/{g}-desktop.png"))).await?;
+                    // A slightly larger laptop screen (1400x857, issue 17): the same checks.
+                    page.execute(SetDeviceMetricsOverrideParams::new(1400, 857, 1.0, false)).await.map_err(|e| format!("laptop emulation: {e}"))?;
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                    let wide: Value = eval(&page, LAYOUT).await?;
+                    faults.extend(layout_faults("1400x857 (0)", &wide, false));
                 }
                 // The phone: a fresh load at its width opens the board zoomed for its counters.
                 page.execute(phone_size.clone()).await.map_err(|e| format!("phone emulation: {e}"))?;
