@@ -1494,6 +1494,32 @@ async fn the_new_game_form_offers_only_what_the_scenario_allows() {
     r.unwrap();
 }
 
+/// Every roll in the page's log shows the faces rolled (issue 17), as dice glyphs; at least
+/// `min` rolls are there. Answers how many.
+async fn rolls_show_their_faces(page: &Page, min: usize) -> R<usize> {
+    let rolls: Vec<String> = eval(
+        page,
+        r##"[...document.querySelectorAll("#log li.entry.chance")].map(li => li.textContent).filter(t => /\broll/i.test(t))"##,
+    )
+    .await?;
+    let faceless: Vec<&String> = rolls
+        .iter()
+        .filter(|t| !t.chars().any(|c| ('⚀'..='⚅').contains(&c)))
+        .collect();
+    if !faceless.is_empty() {
+        return Err(format!(
+            "rolls without their faces in the log: {faceless:?}"
+        ));
+    }
+    if rolls.len() < min {
+        return Err(format!(
+            "{} rolls in the log, fewer than {min}",
+            rolls.len()
+        ));
+    }
+    Ok(rolls.len())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replay_reads_out_turn_and_phase_with_tracks_and_jump_to_turn() {
     let (dir, base) = test_server().await;
@@ -1511,6 +1537,8 @@ async fn a_replay_reads_out_turn_and_phase_with_tracks_and_jump_to_turn() {
             decide(&page, &mut play, false, &shot).await?;
         }
         wait_for(&page, r##"document.body.dataset.state === "over""##, "the end of the game", 120).await?;
+        let rolls = rolls_show_their_faces(&page, 1).await?;
+        eprintln!("e2e replay: {rolls} rolls in the finished game's log, each with its faces");
         let id: String = eval(&page, "S.page.id").await?;
         eval::<bool>(&page, &format!("(location.hash = '#/replay/{id}', true)")).await?;
         wait_for(&page, r##"document.querySelector("#replay-slider") && document.body.dataset.step !== undefined"##, "the replay viewer", 60).await?;
