@@ -2657,19 +2657,41 @@ function passwordForm() {
   );
 }
 
+// Deleting asks once more, in the page, before anything is sent.
 function deleteForm() {
   const pass = h("input", { id: "delete-password", type: "password", required: true, autocomplete: "current-password", maxlength: 200 });
+  const ask = h("div", { class: "confirm", id: "delete-confirm", hidden: true });
   const f = simpleForm(
     "delete",
     "Delete account",
-    [h("label", {}, "Password", pass)],
+    [h("label", {}, "Password", pass), ask],
     "Delete my account",
     async () => {
-      if (!window.confirm("Delete your account for good? You cannot log in again; your games stay, under a replaced name.")) return;
-      await api("POST", "/api/account/delete", { password: pass.value });
-      await loadSession();
-      flash("Your account was deleted.");
-      location.hash = "#/";
+      ask.hidden = false;
+      ask.replaceChildren(
+        h("p", {}, "Delete your account for good? You cannot log in again; your games stay, under a replaced name."),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "danger",
+            id: "delete-yes",
+            onclick: async () => {
+              ask.hidden = true;
+              try {
+                await api("POST", "/api/account/delete", { password: pass.value });
+                await loadSession();
+                flash("Your account was deleted.");
+                location.hash = "#/";
+              } catch (e) {
+                f.querySelector(".form-error").textContent = e.message;
+              }
+            },
+          },
+          "Delete it",
+        ),
+        h("button", { type: "button", id: "delete-no", onclick: () => (ask.hidden = true) }, "Cancel"),
+      );
     },
     "Your e-mail address, webhook and settings are removed and your open games withdrawn. Your games stay, with your name replaced by deleted-… ; your name becomes free for others.",
   );
