@@ -1891,7 +1891,7 @@ async fn the_account_pages_confirm_state_password_profile_reset_and_deletion_in_
         type_into(&page, "#login-name", "alice").await?;
         type_into(&page, "#login-password", "a new horse battery").await?;
         click(&page, r##"document.querySelector("#login-submit")"##, "Log in").await?;
-        wait_for(&page, r##"document.querySelector("#account-link")"##, "logged in with the new password", 15).await?;
+        wait_for(&page, r##"document.querySelector("#account-link") && document.querySelector("#my-games") && document.body.dataset.state === "ready""##, "the lobby, logged in with the new password", 15).await?;
         eval::<bool>(&page, r##"(location.hash = "#/account", true)"##).await?;
         wait_for(&page, r##"document.querySelector("#delete-form")"##, "the deletion form", 30).await?;
         type_into(&page, "#delete-password", "a new horse battery").await?;
