@@ -1872,3 +1872,88 @@ async fn talk_between(alice: &Page, bob: &Page, base: &str, shots: &Path) -> R<(
     }
     Ok(())
 }
+
+/// The flash message's text ("" when hidden).
+async fn flash_text(page: &Page) -> R<String> {
+    eval(
+        page,
+        r##"(() => { const f = document.querySelector("#flash"); return f && !f.hidden ? f.textContent : ""; })()"##,
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_account_pages_confirm_state_password_profile_reset_and_deletion_in_the_browser() {
+    let (dir, base) = test_server().await;
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+    let profile = dir.path().join("chromium-accounts");
+    with_page(&base, &profile, "accounts", |page| async move {
+        sign_up(&page, "alice").await?;
+        // The account page: no address yet; one set is shown unconfirmed.
+        eval::<bool>(&page, r##"(location.hash = "#/account", true)"##).await?;
+        wait_for(&page, r##"document.querySelector("#email-state") && document.querySelector("#email-state").textContent.includes("No e-mail address")"##, "the account page without an address", 30).await?;
+        type_into(&page, "#notify-email", "alice@example.com").await?;
+        click(&page, r##"document.querySelector("#notify-save")"##, "Save").await?;
+        wait_for(&page, r##"document.querySelector("#email-state.unconfirmed") && document.querySelector("#email-state").textContent.includes("alice@example.com is not confirmed")"##, "the unconfirmed address", 15).await?;
+        // Changing the password: a wrong current one is refused in the form, the right one works.
+        type_into(&page, "#password-old", "not my password").await?;
+        type_into(&page, "#password-new", "a new horse battery").await?;
+        click(&page, r##"document.querySelector("#password-submit")"##, "Change password").await?;
+        wait_for(&page, r##"document.querySelector("#password-form .form-error").textContent.includes("wrong")"##, "the refusal of a wrong password", 15).await?;
+        eval::<bool>(&page, r##"(document.querySelector("#password-old").value = "", true)"##).await?;
+        type_into(&page, "#password-old", "correct horse battery").await?;
+        click(&page, r##"document.querySelector("#password-submit")"##, "Change password").await?;
+        let start = Instant::now();
+        while !flash_text(&page).await?.contains("Password changed") {
+            if start.elapsed() > Duration::from_secs(15) {
+                return Err(format!("no word of the change: {}", page_state(&page).await?));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        screenshot(&page, &shots.join("account.png")).await?;
+        // A game against a bot; her name in the game view leads to her profile.
+        start_against_bot(&page, "battles", Some("freemans-farm"), Some("british"), "random").await?;
+        wait_for(&page, r##"document.querySelector("#seats a.player-link")"##, "her name as a link in the seats", 30).await?;
+        click(&page, r##"document.querySelector("#seats a.player-link")"##, "her name").await?;
+        wait_for(&page, r##"location.hash === "#/user/alice" && document.querySelector("#profile-games tr[data-game]") && document.body.dataset.state === "ready""##, "her profile with the game", 30).await?;
+        screenshot(&page, &shots.join("profile.png")).await?;
+        // Logged out: "forgot password" from the log-in form; a reset link that is not one.
+        click(&page, r##"document.querySelector("#logout")"##, "Log out").await?;
+        wait_for(&page, r##"document.querySelector("#login-link")"##, "logged out", 15).await?;
+        eval::<bool>(&page, r##"(location.hash = "#/login", true)"##).await?;
+        wait_for(&page, r##"document.querySelector("#forgot-link")"##, "the forgot-password link", 15).await?;
+        click(&page, r##"document.querySelector("#forgot-link")"##, "Forgot your password?").await?;
+        wait_for(&page, r##"document.querySelector("#forgot-form")"##, "the reset request form", 15).await?;
+        type_into(&page, "#forgot-who", "alice").await?;
+        click(&page, r##"document.querySelector("#forgot-submit")"##, "Mail me a link").await?;
+        wait_for(&page, r##"document.querySelector("#forgot-done").textContent.includes("confirmed e-mail address")"##, "the answer to the request", 15).await?;
+        eval::<bool>(&page, &format!("(location.hash = \"#/reset/{}\", true)", "0".repeat(64))).await?;
+        wait_for(&page, r##"document.querySelector("#reset-form")"##, "the reset form", 15).await?;
+        type_into(&page, "#reset-password", "another horse battery").await?;
+        type_into(&page, "#reset-again", "another horse battery").await?;
+        click(&page, r##"document.querySelector("#reset-submit")"##, "Set the password").await?;
+        wait_for(&page, r##"document.querySelector("#reset-form .form-error").textContent.includes("unknown, used or expired")"##, "the refusal of a bad link", 15).await?;
+        // Log in with the new password, then delete the account: asked once more, then gone.
+        eval::<bool>(&page, r##"(location.hash = "#/login", true)"##).await?;
+        wait_for(&page, r##"document.querySelector("#login-form")"##, "the log-in form", 15).await?;
+        type_into(&page, "#login-name", "alice").await?;
+        type_into(&page, "#login-password", "a new horse battery").await?;
+        click(&page, r##"document.querySelector("#login-submit")"##, "Log in").await?;
+        wait_for(&page, r##"document.querySelector("#account-link") && document.querySelector("#my-games") && document.body.dataset.state === "ready""##, "the lobby, logged in with the new password", 15).await?;
+        eval::<bool>(&page, r##"(location.hash = "#/account", true)"##).await?;
+        wait_for(&page, r##"document.querySelector("#delete-form")"##, "the deletion form", 30).await?;
+        type_into(&page, "#delete-password", "a new horse battery").await?;
+        click(&page, r##"document.querySelector("#delete-submit")"##, "Delete my account").await?;
+        wait_for(&page, r##"document.querySelector("#delete-yes") && !document.querySelector("#delete-confirm").hidden"##, "the confirmation", 10).await?;
+        click(&page, r##"document.querySelector("#delete-no")"##, "Cancel").await?;
+        wait_for(&page, r##"document.querySelector("#delete-confirm").hidden && document.querySelector("#account-link")"##, "still there after Cancel", 10).await?;
+        click(&page, r##"document.querySelector("#delete-submit")"##, "Delete my account").await?;
+        click(&page, r##"document.querySelector("#delete-yes")"##, "Delete it").await?;
+        wait_for(&page, r##"document.querySelector("#login-link") && location.hash === "#/""##, "logged out after the deletion", 15).await?;
+        eval::<bool>(&page, r##"(location.hash = "#/user/alice", true)"##).await?;
+        wait_for(&page, r##"document.querySelector("#main h2") && document.querySelector("#main h2").textContent === "No such player""##, "no profile for the deleted account", 15).await?;
+        Ok(())
+    })
+    .await
+    .unwrap();
+}

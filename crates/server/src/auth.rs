@@ -91,8 +91,9 @@ pub async fn session_user(state: &AppState, key: &str) -> ApiResult<Option<User>
     if let Some(user) = state.sessions.get(key) {
         return Ok(Some(user));
     }
+    let epoch = state.sessions.epoch();
     let row = sqlx::query(
-        "SELECT u.id, u.name, s.expires FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = $1 AND s.expires > $2",
+        "SELECT u.id, u.name, s.expires FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = $1 AND s.expires > $2 AND u.deleted IS NULL",
     )
     .bind(key)
     .bind(now())
@@ -104,9 +105,10 @@ pub async fn session_user(state: &AppState, key: &str) -> ApiResult<Option<User>
                 id: r.try_get(0)?,
                 name: r.try_get(1)?,
             };
+            // Not cached when sessions were ended meanwhile (the row read may be one of them).
             state
                 .sessions
-                .put(key.to_string(), user.clone(), r.try_get(2)?);
+                .put_since(key.to_string(), user.clone(), r.try_get(2)?, epoch);
             Some(user)
         }
         None => None,
@@ -330,7 +332,7 @@ pub struct Credentials {
     password: String,
 }
 
-fn check_name(name: &str) -> ApiResult<()> {
+pub fn check_name(name: &str) -> ApiResult<()> {
     let ok = (3..=24).contains(&name.chars().count())
         && name
             .chars()
@@ -446,20 +448,9 @@ pub async fn signup(
     check_csrf(&headers)?;
     let c: Credentials = parse_body(&body)?;
     check_name(&c.name)?;
-    if !(8..=200).contains(&c.password.chars().count()) {
-        return Err(ApiError::bad_request("a password is 8 to 200 characters"));
-    }
+    check_password(&c.password)?;
     let key = name_key(&c.name);
-    let password = c.password.clone();
-    let _slot = hashing_slot().await?;
-    let hash = tokio::task::spawn_blocking(move || {
-        Argon2::default()
-            .hash_password(password.as_bytes())
-            .map(|h| h.to_string())
-            .map_err(|e| ApiError::internal(e.to_string()))
-    })
-    .await
-    .map_err(ApiError::internal)??;
+    let hash = hash_password(&c.password).await?;
     let user = User {
         id: random_token(),
         name: c.name.clone(),
@@ -512,10 +503,12 @@ pub async fn login(
             wait.as_secs().max(1)
         ))
     })?;
-    let rows = match sqlx::query("SELECT id, name, pass_hash FROM users WHERE name_key = $1")
-        .bind(&key)
-        .fetch_all(&state.db.pool)
-        .await
+    let rows = match sqlx::query(
+        "SELECT id, name, pass_hash FROM users WHERE name_key = $1 AND deleted IS NULL",
+    )
+    .bind(&key)
+    .fetch_all(&state.db.pool)
+    .await
     {
         Ok(rows) => rows,
         Err(e) => {
@@ -578,6 +571,16 @@ pub async fn login(
     Ok(session_answer(&state, &user, &stored_session?))
 }
 
+/// An answer that ends the caller's session in the browser (the cookie cleared, a new CSRF
+/// token): after a log-out, and after the account was deleted.
+pub fn signed_out(state: &AppState, body: serde_json::Value) -> Response {
+    let mut response = with_new_csrf(state, body);
+    response
+        .headers_mut()
+        .append(SET_COOKIE, session_cookie(state, "", 0));
+    response
+}
+
 /// `POST /api/logout`: the session is deleted before the answer says so; if the database
 /// cannot be written, the answer is 503 and the session stays as it was.
 pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
@@ -593,11 +596,7 @@ pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiRes
             .await?;
         state.sessions.remove(&key);
     }
-    let mut response = with_new_csrf(&state, json!({"ok": true}));
-    response
-        .headers_mut()
-        .append(SET_COOKIE, session_cookie(&state, "", 0));
-    Ok(response)
+    Ok(signed_out(&state, json!({"ok": true})))
 }
 
 /// Sessions looked up or made since the start, so that a request costs no database read: a
@@ -605,6 +604,9 @@ pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiRes
 #[derive(Default)]
 pub struct Sessions {
     by_token: Mutex<HashMap<String, (User, i64)>>,
+    /// Counts the times sessions were ended by account (a password changed, an account
+    /// deleted): a session read from the database before one of them is not cached.
+    ended: std::sync::atomic::AtomicU64,
 }
 
 /// Sessions kept in memory at most; past that, expired ones go, then all (they are read back
@@ -621,6 +623,10 @@ impl Sessions {
 
     fn put(&self, key: String, user: User, expires: i64) {
         let mut map = self.by_token.lock().unwrap_or_else(|p| p.into_inner());
+        Self::insert(&mut map, key, user, expires);
+    }
+
+    fn insert(map: &mut HashMap<String, (User, i64)>, key: String, user: User, expires: i64) {
         if map.len() >= SESSION_CACHE {
             let t = now();
             map.retain(|_, (_, e)| *e > t);
@@ -635,6 +641,27 @@ impl Sessions {
         let mut map = self.by_token.lock().unwrap_or_else(|p| p.into_inner());
         map.remove(key);
     }
+
+    fn epoch(&self) -> u64 {
+        self.ended.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// [`Sessions::put`], unless sessions were ended by account since `epoch`.
+    fn put_since(&self, key: String, user: User, expires: i64, epoch: u64) {
+        let mut map = self.by_token.lock().unwrap_or_else(|p| p.into_inner());
+        if self.epoch() != epoch {
+            return;
+        }
+        Self::insert(&mut map, key, user, expires);
+    }
+
+    /// Forgets every session of the account `user_id` but the one whose token hashes to
+    /// `keep` (call once the database rows are deleted).
+    pub fn end_account(&self, user_id: &str, keep: Option<&str>) {
+        let mut map = self.by_token.lock().unwrap_or_else(|p| p.into_inner());
+        self.ended.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        map.retain(|k, (u, _)| u.id != user_id || Some(k.as_str()) == keep);
+    }
 }
 
 /// Password hashes computed at once at most. Each takes argon2's working memory (19 MiB) for
@@ -643,7 +670,95 @@ impl Sessions {
 pub const HASHING_AT_ONCE: usize = 2;
 
 /// Waits for one of the [`HASHING_AT_ONCE`] hashing slots (in arrival order).
-async fn hashing_slot() -> ApiResult<tokio::sync::SemaphorePermit<'static>> {
+pub async fn hashing_slot() -> ApiResult<tokio::sync::SemaphorePermit<'static>> {
     static SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(HASHING_AT_ONCE);
     SLOTS.acquire().await.map_err(ApiError::internal)
+}
+
+/// The rule for a new password (sign-up, change, reset).
+pub fn check_password(password: &str) -> ApiResult<()> {
+    if !(8..=200).contains(&password.chars().count()) {
+        return Err(ApiError::bad_request("a password is 8 to 200 characters"));
+    }
+    Ok(())
+}
+
+/// An argon2id hash of a new password, in one of the hashing slots.
+pub async fn hash_password(password: &str) -> ApiResult<String> {
+    let password = password.to_string();
+    let _slot = hashing_slot().await?;
+    tokio::task::spawn_blocking(move || {
+        Argon2::default()
+            .hash_password(password.as_bytes())
+            .map(|h| h.to_string())
+            .map_err(|e| ApiError::internal(e.to_string()))
+    })
+    .await
+    .map_err(ApiError::internal)?
+}
+
+/// Whether `password` matches the stored `hash` (false for a hash that is not one, as a
+/// deleted account's), in one of the hashing slots.
+pub async fn password_matches(hash: &str, password: &str) -> ApiResult<bool> {
+    let (hash, password) = (hash.to_string(), password.to_string());
+    let _slot = hashing_slot().await?;
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash)
+            .map(|parsed| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &parsed)
+                    .is_ok()
+            })
+            .unwrap_or(false)
+    })
+    .await
+    .map_err(ApiError::internal)
+}
+
+/// Password-reset requests within an hour from one address; one more is refused (429).
+pub const RESET_ADDR_LIMIT: usize = 10;
+/// Account mails (reset and confirmation links) per account within an hour; more are not
+/// sent (the answer does not change, so that it tells nothing about the account).
+pub const ACCOUNT_MAIL_LIMIT: usize = 5;
+
+/// The limits on password-reset requests and account mails, in the style of [`Limiter`].
+pub struct MailLimiter {
+    windows: Mutex<Windows<String>>,
+}
+
+impl Default for MailLimiter {
+    fn default() -> Self {
+        MailLimiter {
+            windows: Mutex::new(Windows::new(Duration::from_secs(3600))),
+        }
+    }
+}
+
+impl MailLimiter {
+    /// Counts a reset request from `addr`; refuses it past [`RESET_ADDR_LIMIT`] an hour.
+    pub fn request(&self, addr: Option<IpAddr>) -> ApiResult<()> {
+        let Some(addr) = addr else { return Ok(()) };
+        let now = Instant::now();
+        let mut w = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        let list = w.recent(&format!("addr:{addr}"), now);
+        if list.len() >= RESET_ADDR_LIMIT {
+            return Err(ApiError::rate_limited(format!(
+                "at most {RESET_ADDR_LIMIT} password-reset requests an hour from one address; wait a little"
+            )));
+        }
+        list.push(now);
+        Ok(())
+    }
+
+    /// Counts an account mail for `user_id`; false past [`ACCOUNT_MAIL_LIMIT`] an hour.
+    pub fn mail(&self, user_id: &str) -> bool {
+        let now = Instant::now();
+        let mut w = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        let list = w.recent(&format!("user:{user_id}"), now);
+        if list.len() >= ACCOUNT_MAIL_LIMIT {
+            return false;
+        }
+        list.push(now);
+        true
+    }
 }

@@ -126,6 +126,22 @@ const MIGRATIONS: &[&[&str]] = &[
         at BIGINT NOT NULL,
         PRIMARY KEY (game_id, user_id))",
     ],
+    // Accounts (issue 16 §6, task h16acct): `deleted` (when an account was deleted; its name
+    // was replaced), the address an account confirmed (`confirmed`: mail goes out only while it
+    // equals `email`), and the single-use links of mails (`purpose` 'confirm' or 'reset'; the
+    // token stored hashed; `email`: the address a confirmation link is for).
+    &[
+        "ALTER TABLE users ADD COLUMN deleted BIGINT",
+        "ALTER TABLE notify_settings ADD COLUMN confirmed TEXT",
+        "CREATE TABLE account_tokens (
+        token TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        purpose TEXT NOT NULL,
+        email TEXT,
+        created BIGINT NOT NULL,
+        expires BIGINT NOT NULL)",
+        "CREATE INDEX account_tokens_user ON account_tokens(user_id)",
+    ],
 ];
 
 /// How SQLite makes a commit durable (PostgreSQL keeps its own `synchronous_commit`).

@@ -113,6 +113,8 @@ pub struct AppState {
     pub limiter: Arc<auth::Limiter>,
     pub sessions: Arc<auth::Sessions>,
     pub reads: Arc<auth::ReadLimiter>,
+    /// The limits on password-reset requests and account mails.
+    pub mails: Arc<auth::MailLimiter>,
     pub replays: Arc<play::ReplayCache>,
     /// Games whose bot task is running (so that none is started twice).
     pub bot_tasks: Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
@@ -217,6 +219,7 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
         limiter: Arc::new(auth::Limiter::default()),
         sessions: Arc::default(),
         reads: Arc::new(auth::ReadLimiter::default()),
+        mails: Arc::default(),
         replays: Arc::new(play::ReplayCache::default()),
         bot_tasks: Arc::default(),
         config: Arc::new(config),
@@ -238,6 +241,19 @@ pub fn app(state: AppState) -> Router {
             get(account::get_notifications).post(account::set_notifications),
         )
         .route("/api/unsubscribe", get(account::unsubscribe))
+        .route("/api/account", get(account::get_account))
+        .route(
+            "/api/account/confirm",
+            get(account::confirm).post(account::resend_confirmation),
+        )
+        .route("/api/account/password", post(account::change_password))
+        .route("/api/account/delete", post(account::delete))
+        .route("/api/password-reset", post(account::reset_request))
+        .route(
+            "/api/password-reset/complete",
+            post(account::reset_complete),
+        )
+        .route("/api/users/{name}", get(account::profile))
         .route("/api/catalog", get(web::catalog))
         .route("/api/lobby", get(play::lobby))
         .route("/api/games", post(play::create))

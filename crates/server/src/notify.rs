@@ -75,7 +75,8 @@ impl Default for Settings {
 }
 
 impl Settings {
-    fn now(&self) -> i64 {
+    /// The time (the test clock's when set).
+    pub fn now(&self) -> i64 {
         match &self.clock {
             Some(c) => c.load(Ordering::Relaxed),
             None => crate::now(),
@@ -218,6 +219,9 @@ pub fn event(state: &AppState, e: Event) {
 #[derive(Clone, Debug, Default)]
 pub struct Account {
     pub email: Option<String>,
+    /// The last address the owner confirmed through a mailed link: mail goes out only while
+    /// it is `email`.
+    pub confirmed: Option<String>,
     /// Mail on (turned off by the unsubscribe link).
     pub mail: bool,
     pub webhook: Option<String>,
@@ -227,6 +231,13 @@ pub struct Account {
 }
 
 impl Account {
+    /// The address mail goes to: the account's, once confirmed.
+    pub fn confirmed_email(&self) -> Option<&str> {
+        self.email
+            .as_deref()
+            .filter(|e| self.confirmed.as_deref() == Some(*e))
+    }
+
     pub fn wants(&self, kind: &str) -> bool {
         !self.off.iter().any(|k| k == kind)
     }
@@ -236,14 +247,14 @@ impl Account {
             .iter()
             .map(|k| (k.to_string(), json!(self.wants(k))))
             .collect();
-        json!({"email": self.email, "mail": self.mail, "webhook": self.webhook, "events": events})
+        json!({"email": self.email, "email_confirmed": self.confirmed_email().is_some(), "mail": self.mail, "webhook": self.webhook, "events": events})
     }
 }
 
 /// Reads an account's settings (defaults when it never set any).
 pub async fn load(state: &AppState, user: &str) -> ApiResult<Account> {
     let row = sqlx::query(
-        "SELECT email, mail, webhook, off, unsubscribe FROM notify_settings WHERE user_id = $1",
+        "SELECT email, mail, webhook, off, unsubscribe, confirmed FROM notify_settings WHERE user_id = $1",
     )
     .bind(user)
     .fetch_optional(&state.db.pool)
@@ -264,6 +275,7 @@ pub async fn load(state: &AppState, user: &str) -> ApiResult<Account> {
                 .map(str::to_string)
                 .collect(),
             unsubscribe: r.try_get(4)?,
+            confirmed: r.try_get(5)?,
         },
     })
 }
@@ -271,8 +283,8 @@ pub async fn load(state: &AppState, user: &str) -> ApiResult<Account> {
 /// The statement that stores an account's settings.
 pub fn save(user: &str, a: &Account) -> Stmt {
     Stmt::new(
-        "INSERT INTO notify_settings (user_id, email, mail, webhook, off, unsubscribe, updated) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (user_id) DO UPDATE SET email = $2, mail = $3, webhook = $4, off = $5, unsubscribe = $6, updated = $7",
+        "INSERT INTO notify_settings (user_id, email, mail, webhook, off, unsubscribe, updated, confirmed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (user_id) DO UPDATE SET email = $2, mail = $3, webhook = $4, off = $5, unsubscribe = $6, updated = $7, confirmed = $8",
         vec![
             user.into(),
             a.email.clone().into(),
@@ -281,6 +293,7 @@ pub fn save(user: &str, a: &Account) -> Stmt {
             a.off.join(",").into(),
             a.unsubscribe.clone().into(),
             crate::now().into(),
+            a.confirmed.clone().into(),
         ],
     )
 }
@@ -352,7 +365,7 @@ pub fn is_private(ip: IpAddr) -> bool {
     }
 }
 
-/// Checks an e-mail address (its form only: confirming it is issue 16 §6).
+/// Checks an e-mail address (its form only; confirming it: `account::set_notifications`).
 pub fn check_email(addr: &str) -> ApiResult<String> {
     let addr = addr.trim();
     let ok = addr.len() <= 254
@@ -372,16 +385,7 @@ pub fn check_email(addr: &str) -> ApiResult<String> {
 /// settings what to send, and starts each delivery (at most [`MAX_DELIVERIES`] at once).
 pub async fn run(state: AppState, mut rx: mpsc::Receiver<Event>) {
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_DELIVERIES));
-    let mailer = state.notify.settings.smtp.as_deref().and_then(|url| {
-        use lettre::{AsyncSmtpTransport, Tokio1Executor};
-        match AsyncSmtpTransport::<Tokio1Executor>::from_url(url) {
-            Ok(b) => Some(b.timeout(Some(Duration::from_secs(20))).build()),
-            Err(e) => {
-                eprintln!("muster serve: --smtp {url}: {e}; no mail will be sent");
-                None
-            }
-        }
-    });
+    let mailer = mailer(&state.notify.settings, true);
     while let Some(e) = rx.recv().await {
         let account = match load(&state, &e.to).await {
             Ok(a) => a,
@@ -403,7 +407,8 @@ pub async fn run(state: AppState, mut rx: mpsc::Receiver<Event>) {
         {
             continue;
         }
-        if let (Some(mailer), Some(to), true) = (&mailer, &account.email, account.mail)
+        // Mail goes only to an address its owner confirmed (docs/server.md, "Accounts").
+        if let (Some(mailer), Some(to), true) = (&mailer, account.confirmed_email(), account.mail)
             && mail_due(&state, &e).await
         {
             let Ok(slot) = slots.clone().acquire_owned().await else {
@@ -413,7 +418,7 @@ pub async fn run(state: AppState, mut rx: mpsc::Receiver<Event>) {
                 state.clone(),
                 mailer.clone(),
                 e.clone(),
-                to.clone(),
+                to.to_string(),
                 account.unsubscribe.clone().unwrap_or_default(),
             );
             tokio::spawn(async move {
@@ -432,6 +437,60 @@ pub async fn run(state: AppState, mut rx: mpsc::Receiver<Event>) {
             });
         }
     }
+}
+
+type Mailer = lettre::AsyncSmtpTransport<lettre::Tokio1Executor>;
+
+/// The SMTP transport of `--smtp`, if any (`say`: report a bad address).
+fn mailer(settings: &Settings, say: bool) -> Option<Mailer> {
+    let url = settings.smtp.as_deref()?;
+    match Mailer::from_url(url) {
+        Ok(b) => Some(b.timeout(Some(Duration::from_secs(20))).build()),
+        Err(e) => {
+            if say {
+                eprintln!("muster serve: --smtp {url}: {e}; no mail will be sent");
+            }
+            None
+        }
+    }
+}
+
+/// Whether mail can be sent at all (`--smtp` given).
+pub fn can_mail(state: &AppState) -> bool {
+    state.notify.settings.smtp.is_some()
+}
+
+/// Sends an account mail (a confirmation or password-reset link) to `to` in the background:
+/// the caller's answer never waits for the SMTP server, nor tells whether it was sent.
+pub fn account_mail(state: &AppState, to: &str, subject: String, body: String) {
+    let settings = state.notify.settings.clone();
+    let to = to.to_string();
+    tokio::spawn(async move {
+        use lettre::AsyncTransport;
+        let Some(mailer) = mailer(&settings, false) else {
+            return;
+        };
+        let built = (|| {
+            lettre::Message::builder()
+                .from(settings.mail_from.parse().map_err(|e| format!("{e}"))?)
+                .to(to.parse().map_err(|e| format!("{e}"))?)
+                .subject(subject)
+                .header(lettre::message::header::ContentType::TEXT_PLAIN)
+                .body(body)
+                .map_err(|e| e.to_string())
+        })();
+        let sent = match built {
+            Ok(msg) => mailer
+                .send(msg)
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e),
+        };
+        if let Err(err) = sent {
+            eprintln!("muster serve: an account mail was not sent: {err}");
+        }
+    });
 }
 
 /// Whether a mail for `e` goes out now: always, but for "your turn" within the interval of
@@ -477,13 +536,7 @@ async fn mail_due(state: &AppState, e: &Event) -> bool {
     true
 }
 
-async fn send_mail(
-    state: &AppState,
-    mailer: &lettre::AsyncSmtpTransport<lettre::Tokio1Executor>,
-    e: &Event,
-    to: &str,
-    token: &str,
-) {
+async fn send_mail(state: &AppState, mailer: &Mailer, e: &Event, to: &str, token: &str) {
     use lettre::AsyncTransport;
     let settings = &state.notify.settings;
     let url = settings.game_url(&e.game);

@@ -150,9 +150,16 @@ pub async fn withdraw(
     if !body.is_empty() {
         let _: Empty = parse_body(&body)?;
     }
-    let live = live(&state, &id).await?;
+    withdraw_game(&state, &id, &user).await?;
+    Ok(Json(json!({"ok": true})))
+}
+
+/// Withdraws the open game `id` of `user` (seated in it), nobody else having joined; also
+/// how a deleted account's open games go.
+pub async fn withdraw_game(state: &AppState, id: &str, user: &User) -> ApiResult<()> {
+    let live = live(state, id).await?;
     let mut l = live.lock().await;
-    seat(&l, &user)?;
+    seat(&l, user)?;
     if l.status != "open" {
         return Err(conflict(
             "not_open",
@@ -173,7 +180,7 @@ pub async fn withdraw(
         .write(vec![
             Stmt::new(
                 "UPDATE games SET status = 'withdrawn', invite = NULL, version = version + 1, updated = $1 WHERE id = $2 AND version = $3 AND status = 'open'",
-                vec![now().into(), (&id).into(), l.version.into()],
+                vec![now().into(), id.into(), l.version.into()],
             )
             .expect_rows(1, "stale"),
         ])
@@ -183,8 +190,8 @@ pub async fn withdraw(
     l.version += 1;
     l.touched = std::time::Instant::now();
     let _ = l.tx.send(l.version);
-    stored(&state, &l, Event::Withdrawn);
-    Ok(Json(json!({"ok": true})))
+    stored(state, &l, Event::Withdrawn);
+    Ok(())
 }
 
 /// `GET /api/games/{id}/offers` → `{"offers": [{"kind", "from", "from_side", "at", "swap"?}],

@@ -1,5 +1,5 @@
 //! Notifications (issue 16 §1) against SQLite and PostgreSQL: real SMTP exchanges with a
-//! receiver the test runs (enough of RFC 5321: EHLO, MAIL, RCPT, DATA, RSET, NOOP, QUIT), real
+//! receiver the test runs (`common::smtp_receiver`), real
 //! HTTP calls to a webhook receiver the test runs; the "one your-turn mail per game per hour"
 //! rule on an injected clock; unsubscribing without logging in; bad settings refused with
 //! nothing stored.
@@ -14,130 +14,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
-
-/// A mail as the receiver took it.
-#[derive(Debug)]
-struct Mail {
-    from: String,
-    to: Vec<String>,
-    /// Headers and body, dot-unstuffed, quoted-printable decoded.
-    data: String,
-}
-
-/// An SMTP server on a free loopback port: every mail it accepts comes out of the channel.
-async fn smtp_receiver() -> (u16, mpsc::UnboundedReceiver<Mail>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let tx = tx.clone();
-            tokio::spawn(async move {
-                let (read, mut write) = stream.into_split();
-                let mut lines = BufReader::new(read);
-                if !say(&mut write, "220 test-receiver ESMTP\r\n").await {
-                    return;
-                }
-                let (mut from, mut to) = (String::new(), Vec::new());
-                loop {
-                    let mut line = String::new();
-                    if lines.read_line(&mut line).await.unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let upper = line.to_ascii_uppercase();
-                    let answer = if upper.starts_with("EHLO") || upper.starts_with("HELO") {
-                        "250-test-receiver\r\n250 8BITMIME\r\n".to_string()
-                    } else if upper.starts_with("MAIL FROM:") {
-                        from = angle(&line);
-                        to.clear();
-                        "250 sender ok\r\n".into()
-                    } else if upper.starts_with("RCPT TO:") {
-                        to.push(angle(&line));
-                        "250 recipient ok\r\n".into()
-                    } else if upper.starts_with("DATA") {
-                        if !say(&mut write, "354 end with a dot\r\n").await {
-                            return;
-                        }
-                        let mut data = String::new();
-                        loop {
-                            let mut l = String::new();
-                            if lines.read_line(&mut l).await.unwrap_or(0) == 0 {
-                                return;
-                            }
-                            if l == ".\r\n" {
-                                break;
-                            }
-                            data.push_str(l.strip_prefix('.').unwrap_or(&l));
-                        }
-                        let _ = tx.send(Mail {
-                            from: from.clone(),
-                            to: to.clone(),
-                            data: decode_qp(&data),
-                        });
-                        "250 queued\r\n".into()
-                    } else if upper.starts_with("RSET") || upper.starts_with("NOOP") {
-                        "250 ok\r\n".into()
-                    } else if upper.starts_with("QUIT") {
-                        let _ = say(&mut write, "221 bye\r\n").await;
-                        return;
-                    } else {
-                        "502 not implemented\r\n".into()
-                    };
-                    if !say(&mut write, &answer).await {
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    (port, rx)
-}
-
-/// Writes an SMTP answer; false once the client is gone.
-async fn say(w: &mut tokio::net::tcp::OwnedWriteHalf, s: &str) -> bool {
-    w.write_all(s.as_bytes()).await.is_ok()
-}
-
-/// The address between `<` and `>` of a MAIL or RCPT line.
-fn angle(line: &str) -> String {
-    let start = line.find('<').map_or(0, |i| i + 1);
-    let end = line.rfind('>').unwrap_or(line.len());
-    line[start..end].to_string()
-}
-
-/// Undoes quoted-printable (soft line breaks and `=XX`) when the mail says it uses it.
-fn decode_qp(data: &str) -> String {
-    if !data
-        .to_ascii_lowercase()
-        .contains("content-transfer-encoding: quoted-printable")
-    {
-        return data.to_string();
-    }
-    let joined = data.replace("=\r\n", "");
-    let b = joined.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'='
-            && i + 2 < b.len()
-            && let Ok(v) = u8::from_str_radix(&joined[i + 1..i + 3], 16)
-        {
-            out.push(v);
-            i += 3;
-            continue;
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// The next mail, or none within `wait`.
-async fn next_mail(rx: &mut mpsc::UnboundedReceiver<Mail>, wait: Duration) -> Option<Mail> {
-    tokio::time::timeout(wait, rx.recv()).await.ok().flatten()
-}
 
 const T0: i64 = 1_800_000_000;
 
@@ -187,13 +64,16 @@ async fn your_turn_mail_goes_to_the_player_with_the_game_link_at_most_once_an_ho
         let (smtp_port, mut mails) = smtp_receiver().await;
         let (addr, clock) = mail_server(&db, smtp_port).await;
         let alice = Client::signup(addr, "alice").await;
-        let (status, v) = alice
-            .post(
-                "/api/account/notifications",
-                json!({"email": "alice@example.com"}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
+        // Mail goes only to a confirmed address: she opens the link mailed to it first.
+        confirm_email(
+            &alice,
+            addr,
+            "http://muster.example",
+            &mut mails,
+            "alice@example.com",
+        )
+        .await;
+        let (_, v) = alice.get("/api/account/notifications").await;
         assert_eq!(v["email"], "alice@example.com");
         // The Americans set up first (Freeman's Farm): the bot does, then it is Alice's turn.
         let id = alice
@@ -260,9 +140,12 @@ async fn the_unsubscribe_link_turns_mail_off_without_logging_in() {
         let (smtp_port, mut mails) = smtp_receiver().await;
         let (addr, clock) = mail_server(&db, smtp_port).await;
         let bob = Client::signup(addr, "bob").await;
-        bob.post(
-            "/api/account/notifications",
-            json!({"email": "bob@example.com"}),
+        confirm_email(
+            &bob,
+            addr,
+            "http://muster.example",
+            &mut mails,
+            "bob@example.com",
         )
         .await;
         let id = bob.game_vs_bot("freemans-farm", "british", "random").await;

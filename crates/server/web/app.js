@@ -1,6 +1,6 @@
 // Muster's browser client: plain JavaScript, no framework, no build step.
 // Hash routes (docs/server.md): #/ lobby, #/login, #/new, #/game/<id>, #/join/<id>/<invite>,
-// #/replay/<id>, #/rules/<game>, #/account. Each game draws its own board through the renderer that its
+// #/replay/<id>, #/rules/<game>, #/account, #/user/<name>, #/forgot, #/reset/<token>. Each game draws its own board through the renderer that its
 // catalogue entry names (`board_script`); see "Board renderers" in docs/server.md.
 "use strict";
 
@@ -217,6 +217,9 @@ async function route() {
     else if (page === "replay" && a) await replayPage(a);
     else if (page === "rules" && a) await rulesPage(a);
     else if (page === "account") await accountPage();
+    else if (page === "user" && a) await profilePage(a);
+    else if (page === "forgot") forgotPage();
+    else if (page === "reset" && a) resetPage(a);
     else notFound();
   } catch (e) {
     main().replaceChildren(
@@ -304,8 +307,158 @@ function loginPage() {
       err,
     );
   };
-  main().replaceChildren(h("div", { class: "auth-page" }, form("login"), form("signup")));
+  const login = form("login");
+  login.append(h("p", { class: "hint" }, h("a", { href: "#/forgot", id: "forgot-link" }, "Forgot your password?")));
+  main().replaceChildren(h("div", { class: "auth-page" }, login, form("signup")));
   setState("ready");
+}
+
+// A form in a panel: `fields` inputs, a submit button, an error line; `send` runs on submit.
+function simpleForm(id, title, fields, label, send, hint) {
+  const err = h("p", { class: "form-error", role: "alert" });
+  const submit = h("button", { type: "submit", class: "primary", id: `${id}-submit` }, label);
+  return h(
+    "form",
+    {
+      class: "panel auth",
+      id: `${id}-form`,
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        err.textContent = "";
+        submit.disabled = true;
+        try {
+          await send();
+        } catch (e) {
+          err.textContent = e.message;
+        } finally {
+          submit.disabled = false;
+        }
+      },
+    },
+    h("h2", {}, title),
+    hint ? h("p", { class: "hint" }, hint) : null,
+    fields,
+    submit,
+    err,
+  );
+}
+
+function forgotPage() {
+  const who = h("input", { id: "forgot-who", required: true, maxlength: 254, autocomplete: "username" });
+  const done = h("p", { class: "hint", id: "forgot-done", role: "status" });
+  const f = simpleForm(
+    "forgot",
+    "Forgot your password?",
+    [h("label", {}, "Your name or e-mail address", who)],
+    "Mail me a link",
+    async () => {
+      const v = who.value.trim();
+      const r = await api("POST", "/api/password-reset", v.includes("@") ? { email: v } : { name: v });
+      done.textContent = `${r.message[0].toUpperCase()}${r.message.slice(1)}. The link works for an hour.`;
+    },
+    "A link to choose a new password is mailed to the account's confirmed e-mail address.",
+  );
+  f.append(done);
+  main().replaceChildren(h("div", { class: "auth-page" }, f));
+  setState("ready");
+}
+
+function resetPage(token) {
+  const pass = h("input", { id: "reset-password", type: "password", required: true, minlength: 8, maxlength: 200, autocomplete: "new-password" });
+  const again = h("input", { id: "reset-again", type: "password", required: true, minlength: 8, maxlength: 200, autocomplete: "new-password" });
+  const f = simpleForm(
+    "reset",
+    "Choose a new password",
+    [h("label", {}, "New password", pass), h("label", {}, "The same again", again)],
+    "Set the password",
+    async () => {
+      if (pass.value !== again.value) throw new Error("The two passwords differ.");
+      await api("POST", "/api/password-reset/complete", { token, new: pass.value });
+      await loadSession();
+      flash("Password set: log in with it. Every session of the account was ended.");
+      location.hash = "#/login";
+    },
+    "At least 8 characters. Every session of the account ends, here and elsewhere.",
+  );
+  main().replaceChildren(h("div", { class: "auth-page" }, f));
+  setState("ready");
+}
+
+async function profilePage(name) {
+  let p;
+  try {
+    p = await api("GET", `/api/users/${encodeURIComponent(name)}`);
+  } catch (e) {
+    if (e.status !== 404) throw e;
+    main().replaceChildren(h("section", { class: "panel" }, h("h2", {}, "No such player"), h("p", {}, `There is no player ${name} (the account may have been deleted).`), h("a", { href: "#/" }, "Back to the lobby")));
+    setState("ready");
+    return;
+  }
+  const shown = new Set(p.games.map((g) => g.game));
+  const renderers = {};
+  await Promise.all([...shown].map(async (g) => (renderers[g] = await loadRenderer(g))));
+  const results = Object.entries(p.results);
+  const resultText = (g) =>
+    g.status !== "finished"
+      ? h("span", { class: "status" }, g.to_act ? `${titleCase(g.to_act)} to play` : "Under way")
+      : h("span", { class: `status ${g.result || ""}` }, g.result ? titleCase(g.result) : "Finished");
+  main().replaceChildren(
+    h(
+      "div",
+      { class: "lobby", id: "profile" },
+      h(
+        "section",
+        { class: "panel" },
+        h("h2", {}, p.name),
+        h("p", { class: "muted" }, `Playing since ${new Date(p.created * 1000).toLocaleDateString()}.`),
+        results.length
+          ? h(
+              "table",
+              { class: "games", id: "profile-results" },
+              h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Won"), h("th", {}, "Lost"), h("th", {}, "Drawn"))),
+              h(
+                "tbody",
+                {},
+                results.map(([game, r]) => {
+                  const info = gameInfo(game);
+                  return h("tr", { dataset: { game } }, h("td", {}, info ? info.name : game), h("td", {}, String(r.won)), h("td", {}, String(r.lost)), h("td", {}, String(r.drawn)));
+                }),
+              ),
+            )
+          : h("p", { class: "muted empty" }, "No finished game yet."),
+      ),
+      h(
+        "section",
+        { class: "panel", id: "profile-games" },
+        h("h2", {}, "Games"),
+        p.games.length
+          ? h(
+              "table",
+              { class: "games" },
+              h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Sides"), h("th", {}, "Result"), h("th", {}, "Updated"), h("th", {}, ""))),
+              h(
+                "tbody",
+                {},
+                p.games.map((g) => {
+                  const info = gameInfo(g.game);
+                  return h(
+                    "tr",
+                    { dataset: { game: g.id } },
+                    h("td", {}, h("strong", {}, info ? info.name : g.game), h("br"), h("span", { class: "muted" }, scenarioName(g.game, g.scenario))),
+                    h("td", {}, seatsText(renderers[g.game], g.game, g.seats, null)),
+                    h("td", {}, resultText(g)),
+                    h("td", { class: "muted nowrap" }, ago(g.updated)),
+                    h("td", { class: "nowrap buttons" }, g.status === "finished" ? h("a", { class: "button", href: `#/replay/${g.id}` }, "Replay") : null, h("a", { class: "button", href: `#/game/${g.id}` }, g.status === "finished" ? "Open" : "Watch")),
+                  );
+                }),
+              ),
+            )
+          : h("p", { class: "muted empty" }, "No games yet."),
+      ),
+    ),
+  );
+  setState("ready");
+  S.page = { kind: "profile" };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -321,10 +474,15 @@ function seatsText(renderer, game, seats, my) {
         { class: "seat" },
         sideBadge(renderer, game, s.side),
         " ",
-        s.player ? (s.side === my ? `${s.player} (you)` : s.player) : s.bot ? `bot, ${s.bot}` : h("em", {}, "open seat"),
+        s.player ? [playerLink(s.player), s.side === my ? " (you)" : ""] : s.bot ? `bot, ${s.bot}` : h("em", {}, "open seat"),
       ),
     ),
   );
+}
+
+// A player's name, linking to the profile.
+function playerLink(name) {
+  return h("a", { class: "player-link", href: `#/user/${encodeURIComponent(name)}`, title: `${name}'s games and results` }, name);
 }
 
 function statusText(g) {
@@ -1513,7 +1671,7 @@ async function gamePage(id) {
           "div",
           { class: ["seat-row", g.to_act === s.side && g.status === "active" ? "to-act" : "", s.side === g.my_side ? "mine" : ""].join(" ") },
           sideBadge(renderer, g.game, s.side),
-          h("span", { class: "player" }, s.player ? s.player : s.bot ? `Computer (${s.bot})` : "open seat", s.side === g.my_side || (g.my_side && S.user && s.player === S.user.name) ? " (you)" : ""),
+          h("span", { class: "player" }, s.player ? playerLink(s.player) : s.bot ? `Computer (${s.bot})` : "open seat", s.side === g.my_side || (g.my_side && S.user && s.player === S.user.name) ? " (you)" : ""),
           g.to_act === s.side && g.status === "active" ? h("span", { class: "turn-mark", title: "To play" }, "◀ to play") : null,
         ),
       ),
@@ -2451,6 +2609,32 @@ function watchTurns() {
 async function accountPage() {
   if (needLogin()) return;
   const n = await api("GET", "/api/account/notifications");
+  const confirmState = () => {
+    if (!n.email) return h("p", { class: "hint", id: "email-state" }, "No e-mail address: no mail, and no password reset by mail.");
+    if (n.email_confirmed) return h("p", { class: "hint confirmed", id: "email-state" }, `${n.email} is confirmed.`);
+    return h(
+      "p",
+      { class: "hint unconfirmed", id: "email-state" },
+      `${n.email} is not confirmed yet: open the link mailed to it. Nothing else is mailed there until then. `,
+      h(
+        "button",
+        {
+          type: "button",
+          class: "link",
+          id: "email-resend",
+          onclick: async () => {
+            try {
+              await api("POST", "/api/account/confirm", {});
+              flash(`A new link was mailed to ${n.email}.`);
+            } catch (e) {
+              flash(e.message, "error");
+            }
+          },
+        },
+        "Send the link again",
+      ),
+    );
+  };
   const err = h("p", { class: "form-error", role: "alert" });
   const email = h("input", { id: "notify-email", type: "email", value: n.email || "", autocomplete: "email", maxlength: 254 });
   const webhook = h("input", { id: "notify-webhook", type: "url", value: n.webhook || "", placeholder: "https://discord.com/api/webhooks/…", maxlength: 2000 });
@@ -2476,8 +2660,10 @@ async function accountPage() {
           const events = {};
           for (const l of boxes) events[l.firstChild.name] = l.firstChild.checked;
           try {
-            await api("POST", "/api/account/notifications", { email: email.value.trim() || null, webhook: webhook.value.trim() || null, mail: mail.checked, events });
-            flash("Notification settings saved.");
+            const before = n.email;
+            Object.assign(n, await api("POST", "/api/account/notifications", { email: email.value.trim() || null, webhook: webhook.value.trim() || null, mail: mail.checked, events }));
+            $("#email-state").replaceWith(confirmState());
+            flash(n.email && n.email !== before && !n.email_confirmed ? `Saved. A confirmation link was mailed to ${n.email}.` : "Notification settings saved.");
           } catch (e) {
             err.textContent = e.message;
           } finally {
@@ -2487,6 +2673,7 @@ async function accountPage() {
       },
       h("h2", {}, "Notifications"),
       h("label", {}, "E-mail address", email),
+      confirmState(),
       h("p", { class: "hint" }, "Mails link to the game; at most one “your turn” mail per game an hour while you have not looked."),
       h("label", { class: "inline" }, mail, "Send me mail"),
       h("label", {}, "Webhook", webhook),
@@ -2496,7 +2683,68 @@ async function accountPage() {
       submit,
       notifyButton(),
     ),
+    passwordForm(),
+    deleteForm(),
   );
   setState("ready");
   S.page = { kind: "account" };
+}
+
+function passwordForm() {
+  const old = h("input", { id: "password-old", type: "password", required: true, autocomplete: "current-password", maxlength: 200 });
+  const neu = h("input", { id: "password-new", type: "password", required: true, minlength: 8, maxlength: 200, autocomplete: "new-password" });
+  return simpleForm(
+    "password",
+    "Change password",
+    [h("label", {}, "Current password", old), h("label", {}, "New password", neu)],
+    "Change password",
+    async () => {
+      await api("POST", "/api/account/password", { old: old.value, new: neu.value });
+      old.value = neu.value = "";
+      flash("Password changed. Your other sessions were logged out.");
+    },
+    "Every other session of your account (other browsers, devices) is logged out; this one stays.",
+  );
+}
+
+// Deleting asks once more, in the page, before anything is sent.
+function deleteForm() {
+  const pass = h("input", { id: "delete-password", type: "password", required: true, autocomplete: "current-password", maxlength: 200 });
+  const ask = h("div", { class: "confirm", id: "delete-confirm", hidden: true });
+  const f = simpleForm(
+    "delete",
+    "Delete account",
+    [h("label", {}, "Password", pass), ask],
+    "Delete my account",
+    async () => {
+      ask.hidden = false;
+      ask.replaceChildren(
+        h("p", {}, "Delete your account for good? You cannot log in again; your games stay, under a replaced name."),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "danger",
+            id: "delete-yes",
+            onclick: async () => {
+              ask.hidden = true;
+              try {
+                await api("POST", "/api/account/delete", { password: pass.value });
+                await loadSession();
+                flash("Your account was deleted.");
+                location.hash = "#/";
+              } catch (e) {
+                f.querySelector(".form-error").textContent = e.message;
+              }
+            },
+          },
+          "Delete it",
+        ),
+        h("button", { type: "button", id: "delete-no", onclick: () => (ask.hidden = true) }, "Cancel"),
+      );
+    },
+    "Your e-mail address, webhook and settings are removed and your open games withdrawn. Your games stay, with your name replaced by deleted-… ; your name becomes free for others.",
+  );
+  f.classList.add("danger");
+  return f;
 }

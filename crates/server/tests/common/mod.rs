@@ -10,6 +10,8 @@ use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
@@ -250,4 +252,164 @@ pub async fn next(ws: &mut Ws) -> Value {
             return serde_json::from_str(t.as_str()).unwrap();
         }
     }
+}
+
+/// A mail as the receiver took it.
+#[derive(Debug)]
+pub struct Mail {
+    pub from: String,
+    pub to: Vec<String>,
+    /// Headers and body, dot-unstuffed, quoted-printable decoded.
+    pub data: String,
+}
+
+/// An SMTP server on a free loopback port (enough of RFC 5321: EHLO, MAIL, RCPT, DATA, RSET,
+/// NOOP, QUIT): every mail it accepts comes out of the channel.
+pub async fn smtp_receiver() -> (u16, mpsc::UnboundedReceiver<Mail>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                let (read, mut write) = stream.into_split();
+                let mut lines = BufReader::new(read);
+                if !say(&mut write, "220 test-receiver ESMTP\r\n").await {
+                    return;
+                }
+                let (mut from, mut to) = (String::new(), Vec::new());
+                loop {
+                    let mut line = String::new();
+                    if lines.read_line(&mut line).await.unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let upper = line.to_ascii_uppercase();
+                    let answer = if upper.starts_with("EHLO") || upper.starts_with("HELO") {
+                        "250-test-receiver\r\n250 8BITMIME\r\n".to_string()
+                    } else if upper.starts_with("MAIL FROM:") {
+                        from = angle(&line);
+                        to.clear();
+                        "250 sender ok\r\n".into()
+                    } else if upper.starts_with("RCPT TO:") {
+                        to.push(angle(&line));
+                        "250 recipient ok\r\n".into()
+                    } else if upper.starts_with("DATA") {
+                        if !say(&mut write, "354 end with a dot\r\n").await {
+                            return;
+                        }
+                        let mut data = String::new();
+                        loop {
+                            let mut l = String::new();
+                            if lines.read_line(&mut l).await.unwrap_or(0) == 0 {
+                                return;
+                            }
+                            if l == ".\r\n" {
+                                break;
+                            }
+                            data.push_str(l.strip_prefix('.').unwrap_or(&l));
+                        }
+                        let _ = tx.send(Mail {
+                            from: from.clone(),
+                            to: to.clone(),
+                            data: decode_qp(&data),
+                        });
+                        "250 queued\r\n".into()
+                    } else if upper.starts_with("RSET") || upper.starts_with("NOOP") {
+                        "250 ok\r\n".into()
+                    } else if upper.starts_with("QUIT") {
+                        let _ = say(&mut write, "221 bye\r\n").await;
+                        return;
+                    } else {
+                        "502 not implemented\r\n".into()
+                    };
+                    if !say(&mut write, &answer).await {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (port, rx)
+}
+
+/// Writes an SMTP answer; false once the client is gone.
+async fn say(w: &mut tokio::net::tcp::OwnedWriteHalf, s: &str) -> bool {
+    w.write_all(s.as_bytes()).await.is_ok()
+}
+
+/// The address between `<` and `>` of a MAIL or RCPT line.
+fn angle(line: &str) -> String {
+    let start = line.find('<').map_or(0, |i| i + 1);
+    let end = line.rfind('>').unwrap_or(line.len());
+    line[start..end].to_string()
+}
+
+/// Undoes quoted-printable (soft line breaks and `=XX`) when the mail says it uses it.
+fn decode_qp(data: &str) -> String {
+    if !data
+        .to_ascii_lowercase()
+        .contains("content-transfer-encoding: quoted-printable")
+    {
+        return data.to_string();
+    }
+    let joined = data.replace("=\r\n", "");
+    let b = joined.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'='
+            && i + 2 < b.len()
+            && let Ok(v) = u8::from_str_radix(&joined[i + 1..i + 3], 16)
+        {
+            out.push(v);
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The next mail, or none within `wait`.
+pub async fn next_mail(rx: &mut mpsc::UnboundedReceiver<Mail>, wait: Duration) -> Option<Mail> {
+    tokio::time::timeout(wait, rx.recv()).await.ok().flatten()
+}
+
+/// The first link in `mail` that starts with `prefix`.
+pub fn link_in(mail: &Mail, prefix: &str) -> Option<String> {
+    let start = mail.data.find(prefix)?;
+    mail.data[start..]
+        .split_whitespace()
+        .next()
+        .map(str::to_string)
+}
+
+/// Sets `email` as `client`'s address and opens the confirmation link mailed to it (through
+/// the server at `addr`, whose public address is `public`), without the client's cookies.
+pub async fn confirm_email(
+    client: &Client,
+    addr: SocketAddr,
+    public: &str,
+    mails: &mut mpsc::UnboundedReceiver<Mail>,
+    email: &str,
+) {
+    let (status, v) = client
+        .post("/api/account/notifications", json!({"email": email}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["email_confirmed"], false, "{v}");
+    let mail = next_mail(mails, Duration::from_secs(20))
+        .await
+        .expect("a confirmation mail");
+    assert_eq!(mail.to, vec![email.to_string()]);
+    let link = link_in(&mail, &format!("{public}/api/account/confirm?token="))
+        .unwrap_or_else(|| panic!("no confirmation link in {}", mail.data));
+    let page = reqwest::get(link.replacen(public, &format!("http://{addr}"), 1))
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let (_, v) = client.get("/api/account/notifications").await;
+    assert_eq!(v["email_confirmed"], true, "{v}");
 }
