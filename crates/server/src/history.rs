@@ -7,10 +7,10 @@
 //! notations (a hidden choice can be named in one: the reason the replay of every action waits
 //! for the game's end), never anything after N.
 
+use crate::AppState;
 use crate::auth::{MaybeUser, User};
 use crate::error::{ApiError, ApiResult};
 use crate::play::{Live, live};
-use crate::AppState;
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
@@ -136,10 +136,7 @@ impl HistoryCache {
 
     /// How many games' cursors are held (for the tests).
     pub fn len(&self) -> usize {
-        self.cursors
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .len()
+        self.cursors.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 
     pub fn is_empty(&self) -> bool {

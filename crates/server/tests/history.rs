@@ -138,7 +138,9 @@ async fn history_at_every_point_is_the_replay_for_that_viewer_and_never_shows_th
         let (seed, options, actions) = stored(&st, &id).await;
         let total = actions.len();
         let reg = registry();
-        let mut m = reg.new_match("concord", "standard", &options, seed).unwrap();
+        let mut m = reg
+            .new_match("concord", "standard", &options, seed)
+            .unwrap();
         let mut local = vec![m.clone_box()];
         for (side, action) in &actions {
             m.act(Some(side), action).unwrap();
@@ -173,8 +175,16 @@ async fn history_at_every_point_is_the_replay_for_that_viewer_and_never_shows_th
                 assert_eq!(h["at"], n);
                 assert_eq!(h["actions"], total);
                 assert_eq!(h["my_side"], json!(side));
-                assert_eq!(h["view"], want.view(side).unwrap(), "view at {n} for {side:?}");
-                assert_eq!(h["log"], json!(want.log(side).unwrap()), "log at {n} for {side:?}");
+                assert_eq!(
+                    h["view"],
+                    want.view(side).unwrap(),
+                    "view at {n} for {side:?}"
+                );
+                assert_eq!(
+                    h["log"],
+                    json!(want.log(side).unwrap()),
+                    "log at {n} for {side:?}"
+                );
                 assert_eq!(h["to_act"], json!(want.to_act()));
                 assert!(audiences_ok(&h["log"], side), "{}", h["log"]);
                 // What the other side saw with Gather Intelligence never reaches this viewer.
@@ -194,7 +204,11 @@ async fn history_at_every_point_is_the_replay_for_that_viewer_and_never_shows_th
                     }
                 }
                 if side.is_none() {
-                    assert_eq!(h["view"]["seen"], json!([]), "a stranger sees no peeked card");
+                    assert_eq!(
+                        h["view"]["seen"],
+                        json!([]),
+                        "a stranger sees no peeked card"
+                    );
                     assert!(!h["log"].to_string().contains("the next cards are"));
                 }
                 assert!(h.get("seed").is_none() && h.get("actions_list").is_none());
@@ -227,7 +241,9 @@ async fn history_follows_an_undo_and_refuses_points_out_of_range() {
     for db in databases().await {
         let (addr, st) = server_here(&db).await;
         let alice = Client::signup(addr, "alice").await;
-        let id = alice.game_vs_bot("freemans-farm", "british", "random").await;
+        let id = alice
+            .game_vs_bot("freemans-farm", "british", "random")
+            .await;
         let path = format!("/api/games/{id}");
         // Move until an action can be taken back, remembering the history there.
         let mut undone = false;
@@ -249,7 +265,10 @@ async fn history_follows_an_undo_and_refuses_points_out_of_range() {
                 let (_, before) = alice.get(&format!("{path}/history?at={n}")).await;
                 assert_eq!(before["view"], after["view"]);
                 let (status, back) = alice
-                    .post(&format!("{path}/undo"), json!({"version": after["version"]}))
+                    .post(
+                        &format!("{path}/undo"),
+                        json!({"version": after["version"]}),
+                    )
                     .await;
                 assert_eq!(status, StatusCode::OK, "{back}");
                 let now = back["actions"].as_u64().unwrap();
@@ -273,8 +292,16 @@ async fn history_follows_an_undo_and_refuses_points_out_of_range() {
         let total = actions.len();
         let before = alice.get(&path).await.1;
         for (query, status, k) in [
-            (format!("at={}", total + 1), StatusCode::UNPROCESSABLE_ENTITY, "out_of_range"),
-            ("at=99999999999999999999999".into(), StatusCode::BAD_REQUEST, "bad_request"),
+            (
+                format!("at={}", total + 1),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "out_of_range",
+            ),
+            (
+                "at=99999999999999999999999".into(),
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+            ),
             ("at=-1".into(), StatusCode::BAD_REQUEST, "bad_request"),
             ("at=two".into(), StatusCode::BAD_REQUEST, "bad_request"),
             ("at=1&at=2".into(), StatusCode::BAD_REQUEST, "bad_request"),
@@ -313,7 +340,10 @@ async fn spectators_become(c: &Client, id: &str, n: u64) {
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
-    panic!("the live list never showed {n} spectators: {:?}", listed(c, id).await);
+    panic!(
+        "the live list never showed {n} spectators: {:?}",
+        listed(c, id).await
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -331,7 +361,11 @@ async fn live_list_counts_spectator_sockets_as_they_open_and_close() {
         assert!(g["actions"].as_i64().unwrap() >= 0);
         assert!(g["last_move"].as_i64().unwrap() > 0);
         let seats = g["seats"].as_array().unwrap();
-        assert!(seats.iter().any(|s| s["player"] == "alice" && s["side"] == "british"));
+        assert!(
+            seats
+                .iter()
+                .any(|s| s["player"] == "alice" && s["side"] == "british")
+        );
         assert!(seats.iter().any(|s| s["bot"] == "random"));
         // The seated player's own socket is no spectator.
         let mut mine = open(addr, Some(&alice), &id, "", None).await.unwrap();
@@ -348,7 +382,9 @@ async fn live_list_counts_spectator_sockets_as_they_open_and_close() {
         drop(nobody);
         spectators_become(&carol, &id, 0).await;
         // A game that ends leaves the list.
-        let (status, v) = alice.post(&format!("/api/games/{id}/resign"), json!({})).await;
+        let (status, v) = alice
+            .post(&format!("/api/games/{id}/resign"), json!({}))
+            .await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert!(listed(&carol, &id).await.is_none());
         mine.close(None).await.unwrap();
@@ -368,7 +404,9 @@ async fn finished(who: &Client, scenario: &str) -> String {
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     let id = v["id"].as_str().unwrap().to_string();
-    let (status, v) = who.post(&format!("/api/games/{id}/resign"), json!({})).await;
+    let (status, v) = who
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     id
 }
@@ -396,10 +434,17 @@ async fn finished_search_filters_by_game_scenario_and_player_and_pages_newest_fi
         let bob = Client::signup(addr, "Bob").await;
         let mut alices = Vec::new();
         for i in 0..23 {
-            let scenario = if i % 3 == 0 { "oriskany" } else { "freemans-farm" };
+            let scenario = if i % 3 == 0 {
+                "oriskany"
+            } else {
+                "freemans-farm"
+            };
             alices.push((finished(&alice, scenario).await, scenario));
         }
-        let bobs = vec![finished(&bob, "oriskany").await, finished(&bob, "oriskany").await];
+        let bobs = vec![
+            finished(&bob, "oriskany").await,
+            finished(&bob, "oriskany").await,
+        ];
         // A live game is not among the finished.
         let live = alice.game_vs_bot("oriskany", "british", "random").await;
 
@@ -438,7 +483,10 @@ async fn finished_search_filters_by_game_scenario_and_player_and_pages_newest_fi
         let mut want = bobs.clone();
         want.sort();
         assert_eq!(got, want);
-        assert_eq!(ids(&search(&alice, "?player=no%20such%20player").await).len(), 0);
+        assert_eq!(
+            ids(&search(&alice, "?player=no%20such%20player").await).len(),
+            0
+        );
         let of_alice = search(&alice, "?player=alice&page=2").await;
         assert_eq!(ids(&of_alice).len(), 3);
 
@@ -451,14 +499,33 @@ async fn finished_search_filters_by_game_scenario_and_player_and_pages_newest_fi
             .collect();
         assert_eq!(ids(&oriskany).len(), want.len());
         assert!(ids(&oriskany).iter().all(|id| want.contains(&id)));
-        assert!(oriskany["games"].as_array().unwrap().iter().all(|g| g["scenario"] == "oriskany"));
-        assert_eq!(ids(&search(&alice, "?scenario=oriskany").await).len(), want.len() + 2);
+        assert!(
+            oriskany["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|g| g["scenario"] == "oriskany")
+        );
+        assert_eq!(
+            ids(&search(&alice, "?scenario=oriskany").await).len(),
+            want.len() + 2
+        );
         assert_eq!(ids(&search(&alice, "?game=concord").await).len(), 0);
         assert_eq!(ids(&search(&alice, "?game=battles&page=2").await).len(), 5);
 
-        for query in ["?page=0", "?page=-1", "?page=x", "?colour=red", "?game=a&game=b"] {
+        for query in [
+            "?page=0",
+            "?page=-1",
+            "?page=x",
+            "?colour=red",
+            "?game=a&game=b",
+        ] {
             let (s, v) = alice.get(&format!("/api/games/finished{query}")).await;
-            assert_eq!((s, kind(&v)), (StatusCode::BAD_REQUEST, "bad_request"), "{query}: {v}");
+            assert_eq!(
+                (s, kind(&v)),
+                (StatusCode::BAD_REQUEST, "bad_request"),
+                "{query}: {v}"
+            );
         }
         // A game's own id still reaches the game (the static segments do not hide it).
         let (s, v) = alice.get(&format!("/api/games/{live}")).await;
