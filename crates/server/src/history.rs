@@ -68,7 +68,7 @@ impl Cursor {
                 ))
             })?;
             self.actions.push(a.clone());
-            if self.actions.len().is_multiple_of(HISTORY_STRIDE) {
+            if self.actions.len() % HISTORY_STRIDE == 0 {
                 self.marks.push(self.m.checkpoint());
             }
         }
