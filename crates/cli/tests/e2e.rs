@@ -1957,3 +1957,72 @@ async fn the_account_pages_confirm_state_password_profile_reset_and_deletion_in_
     .await
     .unwrap();
 }
+
+/// Issue 16 §5 in the browser: the game page's history bar steps back through earlier
+/// positions, shown read-only (no choice offered, no target on the board), forward again and
+/// back to the live position; the lobby's Watch list shows the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_history_steps_back_read_only_and_returns_to_now_and_the_lobby_lists_the_game_to_watch()
+{
+    let (dir, base) = test_server().await;
+    let r = with_page(&base, &dir.path().join("history"), "history", |page| async move {
+        sign_up(&page, "history_player").await?;
+        start_against_bot(&page, "battles", Some("freemans-farm"), Some("american"), "random").await?;
+        let mut play = Play::default();
+        let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e/history-confirm.png");
+        for _ in 0..30 {
+            let st = wait_my_turn(&page).await?;
+            if st["state"] == "over" || st["actions"].as_u64() >= Some(4) {
+                break;
+            }
+            decide(&page, &mut play, false, &shot).await?;
+        }
+        let st = wait_my_turn(&page).await?;
+        let total = st["actions"].as_u64().unwrap_or(0);
+        if st["state"] != "my-turn" || total < 2 {
+            return Err(format!("no game of two actions or more to step through: {st}"));
+        }
+        let shown = r##"({
+            pos: document.querySelector("#history-pos").textContent,
+            targets: document.querySelectorAll("#board [data-target]").length,
+            buttons: document.querySelectorAll("#actions button.act").length,
+            stepping: document.querySelector(".board-wrap").classList.contains("stepping"),
+            prompt: document.querySelector("#prompt").textContent,
+        })"##;
+        let live: Value = eval(&page, shown).await?;
+        if live["buttons"].as_u64() == Some(0) || !live["pos"].as_str().unwrap_or("").starts_with("now") {
+            return Err(format!("the live position offers no choice or its bar does not say now: {live}"));
+        }
+        click(&page, r##"document.querySelector("#history-back")"##, "the history's ◀").await?;
+        wait_for(&page, &format!("document.body.dataset.history === '{}'", total - 1), "the position before the last action", 30).await?;
+        let back: Value = eval(&page, shown).await?;
+        let want = format!("after {} of {total} actions", total - 1);
+        if !back["pos"].as_str().unwrap_or("").starts_with(&want)
+            || back["targets"] != 0
+            || back["buttons"] != 0
+            || back["stepping"] != true
+            || !back["prompt"].as_str().unwrap_or("").contains("History")
+        {
+            return Err(format!("an earlier position is not shown read-only as {want:?}: {back}"));
+        }
+        screenshot(&page, &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e/history-back.png")).await?;
+        click(&page, r##"document.querySelector("#history-back")"##, "the history's ◀ again").await?;
+        wait_for(&page, &format!("document.body.dataset.history === '{}'", total - 2), "two positions back", 30).await?;
+        click(&page, r##"document.querySelector("#history-forward")"##, "the history's ▶").await?;
+        wait_for(&page, &format!("document.body.dataset.history === '{}'", total - 1), "one position forward", 30).await?;
+        click(&page, r##"document.querySelector("#history-now")"##, "Now").await?;
+        wait_for(&page, r##"document.body.dataset.history === "" && document.querySelectorAll("#actions button.act").length > 0"##, "the live position with its choices", 30).await?;
+        // The lobby lists the game to watch, with nobody watching (its player is seated).
+        let id: String = eval(&page, "S.page.id").await?;
+        eval::<bool>(&page, r##"(location.hash = "#/", true)"##).await?;
+        let row = format!(r##"document.querySelector("#live-games tr[data-game='{id}']")"##);
+        wait_for(&page, &row, "the game in the Watch list", 30).await?;
+        let text: String = eval(&page, &format!("{row}.textContent")).await?;
+        if !text.contains("👁 0") || !text.contains("Watch") {
+            return Err(format!("the Watch list's row reads {text:?}"));
+        }
+        Ok(())
+    })
+    .await;
+    r.unwrap();
+}

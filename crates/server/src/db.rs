@@ -142,6 +142,12 @@ const MIGRATIONS: &[&[&str]] = &[
         expires BIGINT NOT NULL)",
         "CREATE INDEX account_tokens_user ON account_tokens(user_id)",
     ],
+    // Task h16hist (issue 16 §5, seeing more): the list of live games and the search of
+    // finished games read games by status, newest first, and by game and scenario.
+    &[
+        "CREATE INDEX games_status_updated ON games(status, updated)",
+        "CREATE INDEX games_status_game ON games(status, game, scenario, updated)",
+    ],
 ];
 
 /// How SQLite makes a commit durable (PostgreSQL keeps its own `synchronous_commit`).

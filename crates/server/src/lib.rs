@@ -7,6 +7,7 @@ pub mod auth;
 pub mod chat;
 pub mod db;
 pub mod error;
+pub mod history;
 pub mod notify;
 pub mod offers;
 pub mod patch;
@@ -121,6 +122,10 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// The notifications' queue and who looked at which game.
     pub notify: Arc<notify::Notifier>,
+    /// History cursors (issue 16 §5).
+    pub history: Arc<history::HistoryCache>,
+    /// The game sockets open, by game: the spectator counts.
+    pub watchers: Arc<history::Watchers>,
 }
 
 /// Seconds since 1970 (server bookkeeping only; rules code never reads a clock).
@@ -224,6 +229,8 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
         bot_tasks: Arc::default(),
         config: Arc::new(config),
         notify: Arc::new(notifier),
+        history: Arc::default(),
+        watchers: Arc::default(),
     };
     tokio::spawn(notify::run(state.clone(), queue));
     Ok(state)
@@ -257,7 +264,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/catalog", get(web::catalog))
         .route("/api/lobby", get(play::lobby))
         .route("/api/games", post(play::create))
+        .route("/api/games/live", get(history::live_games))
+        .route("/api/games/finished", get(history::finished_games))
         .route("/api/games/{id}", get(play::get))
+        .route("/api/games/{id}/history", get(history::history))
         .route("/api/games/{id}/board", get(play::board))
         .route("/api/games/{id}/act", post(play::act))
         .route("/api/games/{id}/undo", post(play::undo))

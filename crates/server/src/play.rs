@@ -1575,6 +1575,10 @@ pub async fn ws(
     if let Some(u) = &user {
         state.notify.looked(&id, &u.id);
     }
+    // Counted among the game's sockets (a spectator's when it holds no seat) while open.
+    let watching = state
+        .watchers
+        .open(&id, user.as_ref().map(|u| u.id.as_str()));
     let session = crate::auth::cookie(&headers, crate::auth::SESSION_COOKIE)
         .map(|t| crate::auth::hash_token(&t));
     let follower = Follower {
@@ -1592,7 +1596,10 @@ pub async fn ws(
         .max_write_buffer_size(WS_HARD_LIMIT)
         .max_message_size(WS_HARD_LIMIT)
         .max_frame_size(WS_HARD_LIMIT)
-        .on_upgrade(move |socket| follow(state, live, socket, (rx, talk_rx), follower, holds)))
+        .on_upgrade(move |socket| async move {
+            let _watching = watching;
+            follow(state, live, socket, (rx, talk_rx), follower, holds).await
+        }))
 }
 
 /// Log entries as the socket sends them: as in HTTP answers, less `"audience": "all"` (an

@@ -519,8 +519,8 @@ function table(rows, empty) {
 }
 
 async function lobbyPage() {
-  const lobby = await api("GET", "/api/lobby");
-  const shown = new Set([...lobby.mine, ...lobby.open, ...lobby.finished].map((g) => g.game));
+  const [lobby, live] = await Promise.all([api("GET", "/api/lobby"), api("GET", "/api/games/live").catch(() => ({ games: [] }))]);
+  const shown = new Set([...lobby.mine, ...lobby.open, ...lobby.finished, ...live.games].map((g) => g.game));
   const renderers = {};
   await Promise.all([...shown].map(async (g) => (renderers[g] = await loadRenderer(g))));
   const mine = lobby.mine.slice().sort((a, b) => Number(b.my_turn) - Number(a.my_turn) || b.updated - a.updated);
@@ -579,6 +579,8 @@ async function lobbyPage() {
           "No game is waiting for a player.",
         ),
       ),
+      watchPanel(live.games, renderers),
+      searchPanel(),
       S.user
         ? h(
             "section",
@@ -600,14 +602,119 @@ async function lobbyPage() {
   const timer = setInterval(async () => {
     if (document.hidden) return;
     try {
-      const fresh = await api("GET", "/api/lobby");
+      const [fresh, freshLive] = await Promise.all([api("GET", "/api/lobby"), api("GET", "/api/games/live").catch(() => live)]);
       noticeTurns(fresh);
-      if (JSON.stringify(fresh) !== JSON.stringify(lobby) && S.page && S.page.kind === "lobby") lobbyPage();
+      const changed = JSON.stringify(fresh) !== JSON.stringify(lobby) || JSON.stringify(freshLive) !== JSON.stringify(live);
+      if (changed && S.page && S.page.kind === "lobby") lobbyPage();
     } catch (e) {
       /* the next tick tries again */
     }
   }, 10000);
   S.page = { kind: "lobby", cleanup: () => clearInterval(timer) };
+}
+
+// Seeing more (issue 16 §5): the games being played now, to watch, with how many watch them;
+// and the search of finished games, which opens their replays.
+function watchPanel(games, renderers) {
+  const rows = games.map((g) => {
+    const info = gameInfo(g.game);
+    return h(
+      "tr",
+      { dataset: { game: g.id } },
+      h("td", {}, h("strong", {}, info ? info.name : g.game), h("br"), h("span", { class: "muted" }, scenarioName(g.game, g.scenario))),
+      h("td", {}, seatsText(renderers[g.game], g.game, g.seats, null)),
+      h("td", {}, h("span", { class: "status" }, g.to_act ? `${titleCase(g.to_act)} to play` : "—"), h("br"), h("span", { class: "muted" }, `${g.actions} action${g.actions === 1 ? "" : "s"}`)),
+      h("td", { class: "muted nowrap" }, ago(g.last_move)),
+      h("td", { class: "nowrap spectators", title: "Spectators watching now" }, `👁 ${g.spectators}`),
+      h("td", { class: "nowrap buttons" }, h("a", { class: "button watch", href: `#/game/${g.id}` }, "Watch")),
+    );
+  });
+  return h(
+    "section",
+    { class: "panel", id: "live-games" },
+    h("h2", {}, "Watch"),
+    rows.length
+      ? h(
+          "table",
+          { class: "games" },
+          h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Sides"), h("th", {}, "Now"), h("th", {}, "Last move"), h("th", {}, "Watching"), h("th", {}, ""))),
+          h("tbody", {}, rows),
+        )
+      : h("p", { class: "muted empty" }, "No game is being played right now."),
+  );
+}
+
+// The search's form and its last answer, kept across the lobby's refreshes.
+S.search = S.search || { game: "", scenario: "", player: "", page: 1, result: null };
+function searchPanel() {
+  const q = S.search;
+  const results = h("div", { id: "search-results" });
+  const gameSel = h("select", { id: "search-game", "aria-label": "Game" }, h("option", { value: "" }, "Any game"), S.catalog.games.map((g) => h("option", { value: g.id, selected: g.id === q.game }, g.name)));
+  const scenSel = h("select", { id: "search-scenario", "aria-label": "Scenario" });
+  const player = h("input", { id: "search-player", type: "search", placeholder: "Player", value: q.player, "aria-label": "Player", maxlength: 64 });
+  function fillScenarios() {
+    const g = gameInfo(gameSel.value);
+    scenSel.replaceChildren(h("option", { value: "" }, "Any scenario"), ...(g ? g.scenarios.map((sc) => h("option", { value: sc.id, selected: sc.id === q.scenario }, sc.name)) : []));
+    scenSel.disabled = !g;
+  }
+  gameSel.onchange = () => {
+    q.scenario = "";
+    fillScenarios();
+  };
+  fillScenarios();
+  async function run(page) {
+    q.game = gameSel.value;
+    q.scenario = scenSel.value;
+    q.player = player.value.trim();
+    q.page = page;
+    const params = new URLSearchParams();
+    for (const k of ["game", "scenario", "player"]) if (q[k]) params.set(k, q[k]);
+    params.set("page", String(page));
+    try {
+      q.result = await api("GET", `/api/games/finished?${params}`);
+    } catch (e) {
+      q.result = null;
+      flash(e.message, "error");
+    }
+    show();
+  }
+  function show() {
+    const r = q.result;
+    if (!r) return results.replaceChildren();
+    const rows = r.games.map((g) =>
+      h(
+        "tr",
+        { dataset: { game: g.id } },
+        h("td", {}, h("strong", {}, gameInfo(g.game) ? gameInfo(g.game).name : g.game), h("br"), h("span", { class: "muted" }, scenarioName(g.game, g.scenario))),
+        h("td", {}, seatsText(null, g.game, g.seats, null)),
+        h("td", {}, g.winner ? `${titleCase(g.winner)} won` : "Drawn", g.result !== "rules" ? h("span", { class: "muted" }, g.result === "resigned" ? " (resigned)" : " (agreed draw)") : null),
+        h("td", { class: "muted nowrap" }, ago(g.ended_at)),
+        h("td", { class: "nowrap buttons" }, h("a", { class: "button", href: `#/replay/${g.id}` }, "Replay")),
+      ),
+    );
+    results.replaceChildren(
+      rows.length
+        ? h("table", { class: "games" }, h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Sides"), h("th", {}, "Result"), h("th", {}, "Ended"), h("th", {}, ""))), h("tbody", {}, rows))
+        : h("p", { class: "muted empty" }, "No finished game matches."),
+      h(
+        "div",
+        { class: "pager" },
+        h("button", { id: "search-prev", disabled: r.page <= 1, onclick: () => run(r.page - 1) }, "◀ Newer"),
+        h("span", { class: "muted" }, ` page ${r.page} `),
+        h("button", { id: "search-next", disabled: !r.more, onclick: () => run(r.page + 1) }, "Older ▶"),
+      ),
+    );
+  }
+  show();
+  const form = h(
+    "form",
+    { class: "search-form", id: "search-form", onsubmit: (ev) => { ev.preventDefault(); run(1); } },
+    gameSel,
+    scenSel,
+    player,
+    h("button", { type: "submit", class: "primary", id: "search-go" }, "Search"),
+  );
+  return h("section", { class: "panel", id: "search-games" }, h("h2", {}, "Finished games of everyone"), form, results);
 }
 
 async function join(id, invite) {
@@ -1172,6 +1279,8 @@ async function gamePage(id) {
   const tracksBox = tracksPanel(tracks);
   const recentBox = h("section", { class: "recent", id: "recent", hidden: true, "aria-label": "What happened since your last decision" });
   const latest = h("div", { class: "latest", id: "latest", hidden: true });
+  // The game's history (issue 16 §5): earlier positions, as this viewer may see them, read-only.
+  const histBar = h("div", { class: "history-bar", id: "history" });
   const log = logView({ renderer, onSection: (s) => openRules(s) });
   const rules = rulesView(renderer, game.game);
   const talk = talkPanel({ id, game: () => P.game, onGame: (g) => ((P.game = mergeLog([], g)), render()), renderer });
@@ -1190,7 +1299,7 @@ async function gamePage(id) {
       "div",
       { class: "game-page" },
       h("section", { class: "play" }, h("div", { class: "promptbar", id: "promptbar" }, title, prompt, actions, draftBar, confirmBar, latest), banner, h("div", { class: "board-area" }, renderer ? zoom : null, boardWrap)),
-      h("aside", { class: "sidebar" }, seats, tracksBox, recentBox, h("div", { class: "tabs", role: "tablist" }, tabLog, tabRules, tabKeys), logPane, rulesPane, keysPane, talk.el),
+      h("aside", { class: "sidebar" }, seats, histBar, tracksBox, recentBox, h("div", { class: "tabs", role: "tablist" }, tabLog, tabRules, tabKeys), logPane, rulesPane, keysPane, talk.el),
     ),
   );
 
@@ -1572,7 +1681,7 @@ async function gamePage(id) {
   }
   function renderActions(onBoard) {
     actions.replaceChildren();
-    if (!myTurn()) return;
+    if (P.hist || !myTurn()) return;
     const enter = enterAction();
     const primary = G().legal.filter((l) => !onBoard.has(l.action));
     const mapped = G().legal.filter((l) => onBoard.has(l.action));
@@ -1606,6 +1715,16 @@ async function gamePage(id) {
   }
 
   function renderPrompt() {
+    if (P.hist) {
+      const d = P.hist.data;
+      return put(
+        prompt,
+        d.to_act ? sideBadge(renderer, P.game.game, d.to_act) : null,
+        " ",
+        h("span", { class: "prompt-text history-text" }, `History — ${d.prompt ? d.prompt.text : ""}`),
+        h("button", { class: "sec", id: "history-live-prompt", onclick: () => histGo(null) }, "Back to now"),
+      );
+    }
     const g = G();
     const who = g.to_act ? sideBadge(renderer, g.game, g.to_act) : null;
     let text = g.prompt ? g.prompt.text : "";
@@ -1698,6 +1817,8 @@ async function gamePage(id) {
         h("dd", {}, "undo your last decision, where the rules allow it"),
         h("dt", {}, h("kbd", {}, ","), " ", h("kbd", {}, ".")),
         h("dd", {}, "step back and forth through what happened since your last decision"),
+        h("dt", {}, h("kbd", {}, "["), " ", h("kbd", {}, "]")),
+        h("dd", {}, "step through the game's history (earlier positions, read-only)"),
         Object.entries(keys)
           .filter(([k]) => k !== "Enter")
           .map(([k, verbs]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, verbs.join(", "))]),
@@ -1744,7 +1865,7 @@ async function gamePage(id) {
   function updateState() {
     const g = P.game;
     const state = g.status === "finished" ? "over" : g.status === "open" ? "open" : !g.my_side ? "spectating" : myTurn() ? "my-turn" : "waiting";
-    setState(state, { version: g.version, actions: g.actions === undefined ? "" : g.actions, game: g.game, log: g.log.length });
+    setState(state, { version: g.version, actions: g.actions === undefined ? "" : g.actions, game: g.game, log: g.log.length, history: P.hist ? P.hist.at : "" });
   }
 
   function render() {
@@ -1762,13 +1883,60 @@ async function gamePage(id) {
     renderSeats();
     renderTracks();
     renderRecent();
-    log.update(P.game.log, null, recentRange());
+    log.update(P.hist ? P.hist.data.log : P.game.log, null, P.hist ? null : recentRange());
+    renderHistory();
     talk.update();
     document.title = `${myTurn() ? "▶ " : ""}${info ? info.name : P.game.game} — Muster`;
     // The hint to click the board only while the viewer has something to click (issue 17).
     const hint = $("#board-hint");
     if (hint) hint.hidden = !myTurn();
     updateState();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // History (issue 16 §5): ◀ and ▶ step through the positions after each action, fetched from
+  // `GET /api/games/<id>/history?at=N` (this viewer's side of them only); the board shows them
+  // read-only until "Now" (or ▶ past the last) brings back the live position.
+  P.hist = null;
+  P.histBusy = false;
+  async function histGo(n) {
+    const total = P.game.actions || 0;
+    if (n === null || n >= total) {
+      P.hist = null;
+      return render();
+    }
+    n = Math.max(0, n);
+    if (P.histBusy) return;
+    P.histBusy = true;
+    try {
+      const data = await api("GET", `/api/games/${eid}/history?at=${n}`);
+      P.hist = { at: data.at, data };
+      P.stepAt = null;
+    } catch (e) {
+      flash(e.message, "error");
+    } finally {
+      P.histBusy = false;
+    }
+    render();
+  }
+  function histStep(d) {
+    const total = P.game.actions || 0;
+    const at = P.hist ? P.hist.at : total;
+    histGo(at + d);
+  }
+  function renderHistory() {
+    const total = P.game.actions || 0;
+    const at = P.hist ? P.hist.at : total;
+    const d = P.hist && P.hist.data;
+    histBar.classList.toggle("in-history", !!P.hist);
+    put(
+      histBar,
+      h("strong", {}, "History"),
+      h("button", { id: "history-back", title: "Earlier position ([)", "aria-label": "Earlier position", disabled: at <= 0 || total === 0, onclick: () => histStep(-1) }, "◀"),
+      h("span", { class: "history-pos", id: "history-pos" }, P.hist ? `after ${at} of ${total} action${total === 1 ? "" : "s"}${d.turn !== null && d.turn !== undefined ? ` · turn ${d.turn}` : ""}` : `now · ${total} action${total === 1 ? "" : "s"}`),
+      h("button", { id: "history-forward", title: "Later position (])", "aria-label": "Later position", disabled: !P.hist, onclick: () => histStep(1) }, "▶"),
+      P.hist ? h("button", { id: "history-now", title: "Back to the live position", onclick: () => histGo(null) }, "Now") : null,
+    );
   }
 
   // ------------------------------------------------------------------------------------------
@@ -1814,6 +1982,10 @@ async function gamePage(id) {
   // The game as the board shows it: now, with every step since the last decision marked, or
   // one past step with its own changes marked.
   function shownStep() {
+    if (P.hist) {
+      const d = P.hist.data;
+      return { game: Object.assign({}, P.game, { view: d.view, legal: [], to_act: d.to_act, prompt: d.prompt }), live: false, recent: null };
+    }
     const n = recentCount();
     if (P.stepAt !== null && P.stepAt > n) P.stepAt = n || null;
     if (P.stepAt === null || !n) return { game: P.game, live: true, recent: n ? { views: P.recent.steps.map((s) => s.view) } : null };
@@ -1906,6 +2078,7 @@ async function gamePage(id) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.key === "Escape") {
       if (P.menu) closeMenu();
+      else if (P.hist) histGo(null);
       else if (P.stepAt !== null && P.stepAt !== undefined) stepRecent(0);
       else if (!P.pending && dropDraft()) return;
       else if (P.pending) {
@@ -1914,6 +2087,8 @@ async function gamePage(id) {
       }
       return;
     }
+    // Looking at the history: only its own keys (the live game's choices are not shown).
+    if (P.hist && ev.key !== "[" && ev.key !== "]") return;
     if (P.menu && /^[1-9]$/.test(ev.key)) {
       const a = P.menu.list[Number(ev.key) - 1];
       if (a) {
@@ -1947,6 +2122,10 @@ async function gamePage(id) {
     }
     if (ev.key === "," || ev.key === ".") {
       stepRecent(ev.key === "," ? -1 : 1);
+      return;
+    }
+    if (ev.key === "[" || ev.key === "]") {
+      histStep(ev.key === "[" ? -1 : 1);
       return;
     }
     if (!myTurn()) return;
