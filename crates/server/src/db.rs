@@ -126,6 +126,20 @@ const MIGRATIONS: &[&[&str]] = &[
         at BIGINT NOT NULL,
         PRIMARY KEY (game_id, user_id))",
     ],
+    // Task h16clock — time controls (issue 16 §2; docs/server.md, "Time controls"): a game's
+    // clocks (`clock`: the control, the seconds left per side, who runs since when; NULL
+    // without a time control), the next time a reminder or an expiry falls due (`due`), and
+    // the accounts' vacations.
+    &[
+        "ALTER TABLE games ADD COLUMN clock TEXT",
+        "ALTER TABLE games ADD COLUMN due BIGINT",
+        "CREATE INDEX games_due ON games(due)",
+        "CREATE TABLE vacations (
+        user_id TEXT NOT NULL REFERENCES users(id),
+        starts BIGINT NOT NULL,
+        ends BIGINT NOT NULL,
+        PRIMARY KEY (user_id, starts))",
+    ],
 ];
 
 /// How SQLite makes a commit durable (PostgreSQL keeps its own `synchronous_commit`).

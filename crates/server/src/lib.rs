@@ -5,6 +5,7 @@
 pub mod account;
 pub mod auth;
 pub mod chat;
+pub mod clock;
 pub mod db;
 pub mod error;
 pub mod notify;
@@ -119,6 +120,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// The notifications' queue and who looked at which game.
     pub notify: Arc<notify::Notifier>,
+    /// Every account's latest vacation (time controls, issue 16 §2).
+    pub vacations: Arc<clock::Vacations>,
 }
 
 /// Seconds since 1970 (server bookkeeping only; rules code never reads a clock).
@@ -209,6 +212,9 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
         );
     }
     let (notifier, queue) = notify::Notifier::new(config.notify.clone());
+    let vacations = clock::Vacations::load(&db, notifier.settings().now())
+        .await
+        .map_err(|e| format!("{}: {e}", config.database))?;
     let state = AppState {
         db,
         registry: Arc::new(registry),
@@ -221,6 +227,7 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
         bot_tasks: Arc::default(),
         config: Arc::new(config),
         notify: Arc::new(notifier),
+        vacations: Arc::new(vacations),
     };
     tokio::spawn(notify::run(state.clone(), queue));
     Ok(state)
@@ -238,6 +245,10 @@ pub fn app(state: AppState) -> Router {
             get(account::get_notifications).post(account::set_notifications),
         )
         .route("/api/unsubscribe", get(account::unsubscribe))
+        .route(
+            "/api/account/vacation",
+            get(clock::get_vacation).post(clock::vacation),
+        )
         .route("/api/catalog", get(web::catalog))
         .route("/api/lobby", get(play::lobby))
         .route("/api/games", post(play::create))
@@ -316,6 +327,7 @@ pub async fn serve_on(listener: tokio::net::TcpListener, state: AppState) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use tower::ServiceExt;
     play::supervise_bots(state.clone());
+    clock::watch(state.clone());
     let limits = state.config.limits.clone();
     let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
     let conns: Arc<std::sync::Mutex<Connections>> = Arc::default();

@@ -75,7 +75,8 @@ impl Default for Settings {
 }
 
 impl Settings {
-    fn now(&self) -> i64 {
+    /// The time: the test clock when one is set, else the system's.
+    pub fn now(&self) -> i64 {
         match &self.clock {
             Some(c) => c.load(Ordering::Relaxed),
             None => crate::now(),
@@ -89,7 +90,14 @@ impl Settings {
 }
 
 /// The kinds of notification, each switchable per account.
-pub const KINDS: [&str; 5] = ["your_turn", "game_over", "invited", "offer", "chat"];
+pub const KINDS: [&str; 6] = [
+    "your_turn",
+    "game_over",
+    "invited",
+    "offer",
+    "chat",
+    "time_running_out",
+];
 
 /// What happened.
 #[derive(Clone, Debug)]
@@ -104,6 +112,9 @@ pub enum Kind {
     Offer { from: String, what: String },
     /// `from` wrote `text` in the game's chat.
     Chat { from: String, text: String },
+    /// This player's time in the game runs out in `left` (at `expires`, seconds since 1970)
+    /// unless they decide: at most once per turn (time controls, issue 16 §2).
+    TimeRunningOut { left: String, expires: i64 },
 }
 
 impl Kind {
@@ -114,6 +125,7 @@ impl Kind {
             Kind::Invited { .. } => "invited",
             Kind::Offer { .. } => "offer",
             Kind::Chat { .. } => "chat",
+            Kind::TimeRunningOut { .. } => "time_running_out",
         }
     }
 }
@@ -142,6 +154,9 @@ impl Event {
             Kind::Chat { from, text } => {
                 let short: String = text.chars().take(200).collect();
                 format!("{from} wrote in {t}: {short}")
+            }
+            Kind::TimeRunningOut { left, .. } => {
+                format!("Your time in {t} runs out in {left}: make your move, or you lose on time.")
             }
         }
     }
@@ -485,6 +500,7 @@ async fn send_mail(
         Kind::Invited { .. } => format!("New game: {}", e.title),
         Kind::Offer { .. } => format!("An offer in {}", e.title),
         Kind::Chat { .. } => format!("A message in {}", e.title),
+        Kind::TimeRunningOut { .. } => format!("Your time runs out: {}", e.title),
     };
     let body = format!(
         "{}\n\nOpen the game: {url}\n\n--\nNo more mails from this Muster server: {unsubscribe}\n",
@@ -519,14 +535,18 @@ async fn send_mail(
 pub fn hook_payload(settings: &Settings, e: &Event) -> Value {
     let url = settings.game_url(&e.game);
     let sentence = e.text();
-    json!({
+    let mut v = json!({
         "event": e.kind.id(),
         "game": e.game,
         "title": e.title,
         "url": url,
         "text": format!("{sentence} {url}"),
         "content": format!("{sentence} {url}"),
-    })
+    });
+    if let Kind::TimeRunningOut { expires, .. } = &e.kind {
+        v["expires"] = json!(expires);
+    }
+    v
 }
 
 /// Calls a webhook: up to `hook_tries` times, each within `hook_timeout`, waiting
