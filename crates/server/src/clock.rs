@@ -341,9 +341,10 @@ pub fn after_change(state: &AppState, l: &Live, status: &str) -> Option<Clocks> 
 
 /// The `(clock, due)` arguments of a write storing `c`.
 pub fn args(c: Option<&Clocks>) -> (crate::db::Arg, crate::db::Arg) {
+    use crate::db::Arg;
     match c {
-        None => (crate::db::Arg::Null, crate::db::Arg::Null),
-        Some(c) => (c.text().into(), c.due().into()),
+        None => (Arg::Null, Arg::NullInt),
+        Some(c) => (c.text().into(), c.due().map_or(Arg::NullInt, Arg::Int)),
     }
 }
 

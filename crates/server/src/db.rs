@@ -182,7 +182,11 @@ pub struct Db {
 pub enum Arg {
     Text(String),
     Int(i64),
+    /// A NULL of a text column.
     Null,
+    /// A NULL of a BIGINT column (PostgreSQL types a parameter by its first binding: a
+    /// statement binding a number or NULL to the same parameter must bind an integer NULL).
+    NullInt,
 }
 
 impl From<&str> for Arg {
@@ -613,7 +617,7 @@ fn sqlite_job(
         let params = stmt.args.iter().map(|a| match a {
             Arg::Text(s) => rusqlite::types::Value::Text(s.clone()),
             Arg::Int(n) => rusqlite::types::Value::Integer(*n),
-            Arg::Null => rusqlite::types::Value::Null,
+            Arg::Null | Arg::NullInt => rusqlite::types::Value::Null,
         });
         let n = c
             .prepare_cached(sql)
@@ -747,6 +751,7 @@ async fn pg_group(
                     Arg::Text(s) => q.bind(s.clone()),
                     Arg::Int(n) => q.bind(*n),
                     Arg::Null => q.bind(Option::<String>::None),
+                    Arg::NullInt => q.bind(Option::<i64>::None),
                 };
             }
             match q.execute(&mut *c).await {
