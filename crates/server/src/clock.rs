@@ -121,9 +121,7 @@ pub fn parse(v: Option<&Value>) -> ApiResult<Option<Control>> {
                 .ok_or_else(|| bad(format!("time.{name} is a whole number, not {v}")))?,
         };
         if n < min || n > max {
-            return Err(bad(format!(
-                "time.{name} is from {min} to {max}, not {n}"
-            )));
+            return Err(bad(format!("time.{name} is from {min} to {max}, not {n}")));
         }
         Ok(n)
     };
@@ -321,7 +319,8 @@ pub fn runner(l: &Live, status: &str) -> Option<String> {
 /// When a clock for `side` of `l` would start if switched on at `now`: at once, or when its
 /// player's vacation ends.
 pub fn start_for(state: &AppState, l: &Live, side: Option<&str>, now: i64) -> i64 {
-    let user = side.and_then(|s| l.seats.iter().find(|x| x.side == s))
+    let user = side
+        .and_then(|s| l.seats.iter().find(|x| x.side == s))
         .and_then(|s| s.user_id.as_deref());
     match user.and_then(|u| state.vacations.get(u)) {
         Some((starts, ends)) if starts <= now && ends > now => ends,

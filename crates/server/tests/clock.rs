@@ -428,8 +428,16 @@ async fn a_vacation_stops_the_clocks_of_the_players_games_within_the_yearly_boun
         clock.store(T0 + 600, Ordering::Relaxed);
         // Bad vacations change nothing.
         for (body, status, want) in [
-            (json!({"days": 0}), StatusCode::UNPROCESSABLE_ENTITY, "bad_vacation"),
-            (json!({"days": 31}), StatusCode::UNPROCESSABLE_ENTITY, "bad_vacation"),
+            (
+                json!({"days": 0}),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "bad_vacation",
+            ),
+            (
+                json!({"days": 31}),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "bad_vacation",
+            ),
             (json!({"days": "3"}), StatusCode::BAD_REQUEST, "bad_request"),
             (json!({"days": 2.5}), StatusCode::BAD_REQUEST, "bad_request"),
             (json!({"weeks": 1}), StatusCode::BAD_REQUEST, "bad_request"),
@@ -499,7 +507,11 @@ async fn bad_time_controls_are_refused_and_create_no_game() {
             let (status, v) = alice
                 .post("/api/games", json!({"game": "battles", "scenario": "oriskany", "side": "british", "opponent": "human", "time": time}))
                 .await;
-            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{db}: {time}: {v}");
+            assert_eq!(
+                status,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{db}: {time}: {v}"
+            );
             assert_eq!(kind(&v), "bad_time_control", "{db}: {time}");
         }
         let (_, lobby) = alice.get("/api/lobby").await;
