@@ -96,11 +96,27 @@ async fn a_clock_runs_for_the_side_to_decide_and_adds_the_increment_when_it_hand
         assert_eq!(g["clock"]["left"]["american"], 3500, "{db}");
         assert_eq!(g["clock"]["left"]["british"], 3600, "{db}");
         assert_eq!(g["clock"]["now"], T0 + 100, "{db}");
+        // Alice's socket carries the clocks in its first message, and in the updates.
+        let id = path.rsplit('/').next().unwrap();
+        let mut ws = open(addr, Some(&alice), id, "", None).await.unwrap();
+        let first = next(&mut ws).await;
+        assert_eq!(first["type"], "state", "{db}");
+        assert_eq!(first["clock"]["running"], "american", "{db}");
+        assert_eq!(first["clock"]["left"]["american"], 3500, "{db}");
         // Bob hands over after 100 s: 3600 - 100 + 300 s; Alice's clock starts.
         let g = hand_over(&bob, &path).await;
         assert_eq!(g["to_act"], "british", "{db}");
         assert_eq!(g["clock"]["left"]["american"], 3800, "{db}");
         assert_eq!(g["clock"]["running"], "british", "{db}");
+        let mut pushed = Value::Null;
+        while pushed.is_null() {
+            let m = next(&mut ws).await;
+            if m["type"] == "update" && m["clock"]["running"] == "british" {
+                pushed = m["clock"].clone();
+            }
+        }
+        assert_eq!(pushed["left"]["american"], 3800, "{db}");
+        assert_eq!(pushed["left"]["british"], 3600, "{db}");
         clock.store(T0 + 160, Ordering::Relaxed);
         let (_, g) = bob.get(&path).await;
         assert_eq!(g["clock"]["left"]["british"], 3540, "{db}");
