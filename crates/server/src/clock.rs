@@ -465,7 +465,7 @@ pub fn duration_text(secs: i64) -> String {
 /// come is loaded and checked ([`check`]).
 pub fn watch(state: AppState) {
     tokio::spawn(async move {
-        // Games that failed to load are not tried again every second (logged once).
+        // Games that cannot be loaded are not tried again every second (logged once).
         let mut broken: std::collections::HashSet<String> = Default::default();
         loop {
             let now = now(&state);
@@ -485,21 +485,29 @@ pub fn watch(state: AppState) {
                         if broken.contains(&id) {
                             continue;
                         }
-                        let result = match live(&state, &id).await {
-                            Ok(g) => {
-                                let mut l = g.lock().await;
-                                check(&state, &mut l).await
+                        let g = match live(&state, &id).await {
+                            Ok(g) => g,
+                            Err(e) => {
+                                eprintln!(
+                                    "muster serve: game {id}: cannot be loaded to check its clock: {}",
+                                    e.message
+                                );
+                                // Not when the database is only unavailable for now.
+                                if e.status != StatusCode::SERVICE_UNAVAILABLE {
+                                    broken.insert(id);
+                                }
+                                continue;
                             }
-                            Err(e) => Err(e),
                         };
-                        if let Err(e) = result
+                        let mut l = g.lock().await;
+                        // A write the database refused now is tried again at the next round.
+                        if let Err(e) = check(&state, &mut l).await
                             && e.status != StatusCode::CONFLICT
                         {
                             eprintln!(
-                                "muster serve: game {id}: its clock could not be checked: {}",
+                                "muster serve: game {id}: its clock could not be checked: {} (trying again)",
                                 e.message
                             );
-                            broken.insert(id);
                         }
                     }
                 }
