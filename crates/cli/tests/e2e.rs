@@ -2026,3 +2026,41 @@ async fn the_history_steps_back_read_only_and_returns_to_now_and_the_lobby_lists
     .await;
     r.unwrap();
 }
+
+/// Time controls (issue 16 §2): a clock chosen in the new-game form is shown beside both
+/// seats, and the running one counts down in the page between the server's messages.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_chosen_in_the_form_is_shown_beside_the_seats_and_counts_down() {
+    let (dir, base) = test_server().await;
+    let r = with_page(&base, &dir.path().join("clock"), "clock", |page| async move {
+        sign_up(&page, "clock_player").await?;
+        open_new_game_form(&page).await?;
+        select(&page, "#new-game-game", "battles").await?;
+        select(&page, "#new-game-scenario", "freemans-farm").await?;
+        select(&page, "#new-game-side", "british").await?;
+        click(&page, r##"document.querySelector("#opp-bot")"##, "the computer opponent").await?;
+        select(&page, "#new-game-level", "random").await?;
+        select(&page, "#new-game-time", "clock").await?;
+        eval::<bool>(&page, r##"(document.querySelector("#new-game-clock-initial").value = "5", document.querySelector("#new-game-clock-increment").value = "0", true)"##).await?;
+        select(&page, "#new-game-clock-initial-unit", "1").await?;
+        click(&page, r##"document.querySelector("#new-game-submit")"##, "Start the game").await?;
+        wait_for(&page, r##"location.hash.startsWith("#/game/") && document.body.dataset.state === "my-turn" && document.querySelector(".seat-row .clock.running")"##, "the game with its clock running", 30).await?;
+        let clocks: Vec<String> = eval(&page, r##"[...document.querySelectorAll(".seat-row .clock")].map(e => e.textContent)"##).await?;
+        if clocks.len() != 2 || clocks.iter().any(|c| !c.contains(':')) {
+            return Err(format!("the seats show the clocks {clocks:?}"));
+        }
+        let running = r##"document.querySelector(".seat-row .clock.running").textContent"##;
+        let before: String = eval(&page, running).await?;
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        let after: String = eval(&page, running).await?;
+        let secs = |t: &str| -> i64 {
+            t.split(':').fold(0, |n, p| n * 60 + p.trim().parse::<i64>().unwrap_or(0))
+        };
+        if !(secs(&after) < secs(&before) && secs(&before) <= 300) {
+            return Err(format!("the running clock went from {before:?} to {after:?}"));
+        }
+        Ok(())
+    })
+    .await;
+    r.unwrap();
+}

@@ -148,6 +148,20 @@ const MIGRATIONS: &[&[&str]] = &[
         "CREATE INDEX games_status_updated ON games(status, updated)",
         "CREATE INDEX games_status_game ON games(status, game, scenario, updated)",
     ],
+    // Task h16clock — time controls (issue 16 §2; docs/server.md, "Time controls"): a game's
+    // clocks (`clock`: the control, the seconds left per side, who runs since when; NULL
+    // without a time control), the next time a reminder or an expiry falls due (`due`), and
+    // the accounts' vacations.
+    &[
+        "ALTER TABLE games ADD COLUMN clock TEXT",
+        "ALTER TABLE games ADD COLUMN due BIGINT",
+        "CREATE INDEX games_due ON games(due)",
+        "CREATE TABLE vacations (
+        user_id TEXT NOT NULL REFERENCES users(id),
+        starts BIGINT NOT NULL,
+        ends BIGINT NOT NULL,
+        PRIMARY KEY (user_id, starts))",
+    ],
 ];
 
 /// How SQLite makes a commit durable (PostgreSQL keeps its own `synchronous_commit`).
@@ -190,7 +204,11 @@ pub struct Db {
 pub enum Arg {
     Text(String),
     Int(i64),
+    /// A NULL of a text column.
     Null,
+    /// A NULL of a BIGINT column (PostgreSQL types a parameter by its first binding: a
+    /// statement binding a number or NULL to the same parameter must bind an integer NULL).
+    NullInt,
 }
 
 impl From<&str> for Arg {
@@ -621,7 +639,7 @@ fn sqlite_job(
         let params = stmt.args.iter().map(|a| match a {
             Arg::Text(s) => rusqlite::types::Value::Text(s.clone()),
             Arg::Int(n) => rusqlite::types::Value::Integer(*n),
-            Arg::Null => rusqlite::types::Value::Null,
+            Arg::Null | Arg::NullInt => rusqlite::types::Value::Null,
         });
         let n = c
             .prepare_cached(sql)
@@ -755,6 +773,7 @@ async fn pg_group(
                     Arg::Text(s) => q.bind(s.clone()),
                     Arg::Int(n) => q.bind(*n),
                     Arg::Null => q.bind(Option::<String>::None),
+                    Arg::NullInt => q.bind(Option::<i64>::None),
                 };
             }
             match q.execute(&mut *c).await {

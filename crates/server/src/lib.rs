@@ -5,6 +5,7 @@
 pub mod account;
 pub mod auth;
 pub mod chat;
+pub mod clock;
 pub mod db;
 pub mod error;
 pub mod history;
@@ -126,6 +127,8 @@ pub struct AppState {
     pub history: Arc<history::HistoryCache>,
     /// The game sockets open, by game: the spectator counts.
     pub watchers: Arc<history::Watchers>,
+    /// Every account's latest vacation (time controls, issue 16 §2).
+    pub vacations: Arc<clock::Vacations>,
 }
 
 /// Seconds since 1970 (server bookkeeping only; rules code never reads a clock).
@@ -216,6 +219,9 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
         );
     }
     let (notifier, queue) = notify::Notifier::new(config.notify.clone());
+    let vacations = clock::Vacations::load(&db, notifier.settings().now())
+        .await
+        .map_err(|e| format!("{}: {e}", config.database))?;
     let state = AppState {
         db,
         registry: Arc::new(registry),
@@ -231,6 +237,7 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
         notify: Arc::new(notifier),
         history: Arc::default(),
         watchers: Arc::default(),
+        vacations: Arc::new(vacations),
     };
     tokio::spawn(notify::run(state.clone(), queue));
     Ok(state)
@@ -261,6 +268,10 @@ pub fn app(state: AppState) -> Router {
             post(account::reset_complete),
         )
         .route("/api/users/{name}", get(account::profile))
+        .route(
+            "/api/account/vacation",
+            get(clock::get_vacation).post(clock::vacation),
+        )
         .route("/api/catalog", get(web::catalog))
         .route("/api/lobby", get(play::lobby))
         .route("/api/games", post(play::create))
@@ -342,6 +353,7 @@ pub async fn serve_on(listener: tokio::net::TcpListener, state: AppState) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use tower::ServiceExt;
     play::supervise_bots(state.clone());
+    clock::watch(state.clone());
     let limits = state.config.limits.clone();
     let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
     let conns: Arc<std::sync::Mutex<Connections>> = Arc::default();

@@ -90,7 +90,14 @@ impl Settings {
 }
 
 /// The kinds of notification, each switchable per account.
-pub const KINDS: [&str; 5] = ["your_turn", "game_over", "invited", "offer", "chat"];
+pub const KINDS: [&str; 6] = [
+    "your_turn",
+    "game_over",
+    "invited",
+    "offer",
+    "chat",
+    "time_running_out",
+];
 
 /// What happened.
 #[derive(Clone, Debug)]
@@ -110,6 +117,9 @@ pub enum Kind {
         author: String,
         text: String,
     },
+    /// This player's time in the game runs out in `left` (at `expires`, seconds since 1970)
+    /// unless they decide: at most once per turn (time controls, issue 16 §2).
+    TimeRunningOut { left: String, expires: i64 },
 }
 
 impl Kind {
@@ -120,6 +130,7 @@ impl Kind {
             Kind::Invited { .. } => "invited",
             Kind::Offer { .. } => "offer",
             Kind::Chat { .. } => "chat",
+            Kind::TimeRunningOut { .. } => "time_running_out",
         }
     }
 }
@@ -148,6 +159,9 @@ impl Event {
             Kind::Chat { from, text, .. } => {
                 let short: String = text.chars().take(200).collect();
                 format!("{from} wrote in {t}: {short}")
+            }
+            Kind::TimeRunningOut { left, .. } => {
+                format!("Your time in {t} runs out in {left}: make your move, or you lose on time.")
             }
         }
     }
@@ -550,6 +564,7 @@ async fn send_mail(state: &AppState, mailer: &Mailer, e: &Event, to: &str, token
         Kind::Invited { .. } => format!("New game: {}", e.title),
         Kind::Offer { .. } => format!("An offer in {}", e.title),
         Kind::Chat { .. } => format!("A message in {}", e.title),
+        Kind::TimeRunningOut { .. } => format!("Your time runs out: {}", e.title),
     };
     let body = format!(
         "{}\n\nOpen the game: {url}\n\n--\nNo more mails from this Muster server: {unsubscribe}\n",
@@ -584,14 +599,18 @@ async fn send_mail(state: &AppState, mailer: &Mailer, e: &Event, to: &str, token
 pub fn hook_payload(settings: &Settings, e: &Event) -> Value {
     let url = settings.game_url(&e.game);
     let sentence = e.text();
-    json!({
+    let mut v = json!({
         "event": e.kind.id(),
         "game": e.game,
         "title": e.title,
         "url": url,
         "text": format!("{sentence} {url}"),
         "content": format!("{sentence} {url}"),
-    })
+    });
+    if let Kind::TimeRunningOut { expires, .. } = &e.kind {
+        v["expires"] = json!(expires);
+    }
+    v
 }
 
 /// Calls a webhook: up to `hook_tries` times, each within `hook_timeout`, waiting

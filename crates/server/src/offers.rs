@@ -57,23 +57,42 @@ fn nobody_to_ask(l: &Live, user: &User) -> bool {
 
 /// Ends an active game outside the rules: stores the ending (status, winner, the ending itself,
 /// a new version; an open draw offer goes, closed as `why` says), then the game in memory
-/// follows and its sockets hear.
+/// follows and its sockets hear. Its clocks stop.
 async fn end_outside_rules(
     state: &AppState,
     l: &mut Live,
     ended: Ended,
     why: &'static str,
 ) -> ApiResult<()> {
+    let clock = l
+        .clock
+        .as_ref()
+        .map(|c| c.stopped(crate::clock::now(state)));
+    end_at(state, l, ended, why, now(), clock).await
+}
+
+/// [`end_outside_rules`] at time `at` (the game's `updated`), with the clocks as `clock`
+/// says (a side's time that ran out: at the time it did).
+pub(crate) async fn end_at(
+    state: &AppState,
+    l: &mut Live,
+    ended: Ended,
+    why: &'static str,
+    at: i64,
+    clock: Option<crate::clock::Clocks>,
+) -> ApiResult<()> {
     let text = serde_json::to_string(&ended).map_err(ApiError::internal)?;
+    let (clock_arg, _) = crate::clock::args(clock.as_ref());
     let stmts = vec![
         Stmt::new(
-            "UPDATE games SET status = 'finished', winner = $1, ended = $2, to_act = NULL, version = version + 1, updated = $3 WHERE id = $4 AND version = $5 AND status = 'active'",
+            "UPDATE games SET status = 'finished', winner = $1, ended = $2, to_act = NULL, version = version + 1, updated = $3, clock = $6, due = NULL WHERE id = $4 AND version = $5 AND status = 'active'",
             vec![
                 ended.winner.clone().into(),
                 text.into(),
-                now().into(),
+                at.into(),
                 (&l.id).into(),
                 l.version.into(),
+                clock_arg,
             ],
         )
         .expect_rows(1, "stale"),
@@ -86,6 +105,7 @@ async fn end_outside_rules(
     l.status = "finished".into();
     l.version += 1;
     l.talk.ended = Some(ended.clone());
+    l.clock = clock;
     let had_draw = l.talk.offers.iter().any(|o| o.kind == OfferKind::Draw);
     l.touched = std::time::Instant::now();
     let _ = l.tx.send(l.version);
@@ -99,7 +119,7 @@ async fn end_outside_rules(
 }
 
 /// The side that wins when `side` resigns: the other one of two (none with more sides).
-fn other_side(l: &Live, side: &str) -> Option<String> {
+pub(crate) fn other_side(l: &Live, side: &str) -> Option<String> {
     let others: Vec<&Seat> = l.seats.iter().filter(|s| s.side != side).collect();
     match others.as_slice() {
         [one] => Some(one.side.clone()),
@@ -509,7 +529,9 @@ async fn start_rematch(state: &AppState, l: &mut Live, swap: bool) -> ApiResult<
         .map(|o| o.from_user.clone());
     let had_offer = offerer.is_some();
     let old = l.id.clone();
-    let new_id = start_game_with(state, m, seed, seats, invite, |new_id| {
+    // A rematch keeps the time control.
+    let control = l.clock.as_ref().map(|c| c.control.clone());
+    let new_id = start_game_with(state, m, seed, seats, invite, control, |new_id| {
         let mut extra = vec![
             Stmt::new(
                 "UPDATE games SET rematch = $1 WHERE id = $2 AND rematch IS NULL",

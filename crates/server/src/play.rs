@@ -53,6 +53,10 @@ pub struct Live {
     snapshot_at: usize,
     /// Chat, offers, an ending outside the rules ([`crate::talk`]).
     pub talk: crate::talk::Talk,
+    /// The time control's clocks (none without one: [`crate::clock`]).
+    pub clock: Option<crate::clock::Clocks>,
+    /// The test clock, when one is set (what views read the time from).
+    pub time: Option<Arc<std::sync::atomic::AtomicI64>>,
 }
 
 /// The stored snapshot is rewritten when the record reaches a multiple of this many actions
@@ -103,6 +107,14 @@ impl Live {
         )
     }
 
+    /// The time now, as the clocks read it.
+    fn clock_now(&self) -> i64 {
+        match &self.time {
+            Some(t) => t.load(std::sync::atomic::Ordering::Relaxed),
+            None => now(),
+        }
+    }
+
     fn bot_to_act(&self) -> Option<(String, Level)> {
         if self.status != "active" {
             return None;
@@ -141,6 +153,12 @@ impl Live {
             ("outcome", outcome),
             ("actions", json!(self.m.actions_len())),
             ("irreversible", irreversible),
+            (
+                "clock",
+                self.clock
+                    .as_ref()
+                    .map_or(Value::Null, |c| c.json(self.clock_now())),
+            ),
             (
                 "invite",
                 if self.status == "open" && my_side.is_some() {
@@ -256,7 +274,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         return Ok(l.clone());
     }
     let row = sqlx::query(
-        "SELECT game, scenario, options, seed, status, version, snapshot, invite, snapshot_at FROM games WHERE id = $1",
+        "SELECT game, scenario, options, seed, status, version, snapshot, invite, snapshot_at, clock FROM games WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(&state.db.pool)
@@ -281,6 +299,11 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
     );
     let invite: Option<String> = row.try_get(7)?;
     let snapshot_at: Option<i64> = row.try_get(8)?;
+    let clock: Option<crate::clock::Clocks> = row
+        .try_get::<Option<String>, _>(9)?
+        .map(|t| serde_json::from_str(&t))
+        .transpose()
+        .map_err(ApiError::internal)?;
     let options: Options = serde_json::from_str(&options).map_err(ApiError::internal)?;
     let rows =
         sqlx::query("SELECT side, action, batch FROM actions WHERE game_id = $1 ORDER BY idx")
@@ -344,6 +367,8 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         header,
         snapshot_at,
         talk,
+        clock,
+        time: state.notify.settings().clock.clone(),
     }));
     let mut cache = state.live.lock().await;
     let entry = cache.entry(id.to_string()).or_insert(live).clone();
@@ -482,6 +507,10 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
     let after = m.actions_len();
     let snapshot =
         after < live.snapshot_at || finished || after / SNAPSHOT_EVERY != before / SNAPSHOT_EVERY;
+    // The clocks after the change, in the same write: the side that handed over is charged
+    // its time (and gets its increment), the side to decide now starts.
+    let clock = crate::clock::after_change(state, live, &status);
+    let (clock_arg, due_arg) = crate::clock::args(clock.as_ref());
     let mut params: Vec<crate::db::Arg> = vec![
         (live.version + 1).into(),
         m.to_act().into(),
@@ -490,13 +519,15 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
         now().into(),
         (&live.id).into(),
         live.version.into(),
+        clock_arg,
+        due_arg,
     ];
     let sql = if snapshot {
         params.push(m.try_position_text()?.into());
         params.push((after as i64).into());
-        "UPDATE games SET version = $1, to_act = $2, status = $3, winner = $4, updated = $5, snapshot = $8, snapshot_at = $9 WHERE id = $6 AND version = $7"
+        "UPDATE games SET version = $1, to_act = $2, status = $3, winner = $4, updated = $5, clock = $8, due = $9, snapshot = $10, snapshot_at = $11 WHERE id = $6 AND version = $7"
     } else {
-        "UPDATE games SET version = $1, to_act = $2, status = $3, winner = $4, updated = $5 WHERE id = $6 AND version = $7"
+        "UPDATE games SET version = $1, to_act = $2, status = $3, winner = $4, updated = $5, clock = $8, due = $9 WHERE id = $6 AND version = $7"
     };
     stmts.push(Stmt::new(sql, params).expect_rows(1, "stale"));
     let log_len = m.log_len();
@@ -511,6 +542,7 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
     if snapshot {
         live.snapshot_at = after;
     }
+    live.clock = clock;
     crate::talk::lapsed(state, live, &actors, ends);
     let was = std::mem::replace(&mut live.status, status);
     notify_change(state, live, &was, last_side.as_deref());
@@ -761,6 +793,9 @@ pub struct CreateGame {
     opponent: String,
     #[serde(default)]
     level: Option<String>,
+    /// The time control (absent: none): see [`crate::clock::parse`].
+    #[serde(default)]
+    time: Option<Value>,
 }
 
 /// `POST /api/games`
@@ -772,6 +807,7 @@ pub async fn create(
 ) -> ApiResult<Json<Value>> {
     check_csrf(&headers)?;
     let c: CreateGame = parse_body(&body)?;
+    let control = crate::clock::parse(c.time.as_ref())?;
     let seed = random_u64();
     let m = state
         .registry
@@ -835,7 +871,7 @@ pub async fn create(
         })
         .collect();
     let invite = (level.is_none() && !hot_seat).then(random_token);
-    let id = start_game(&state, m, seed, seats, invite.clone()).await?;
+    let id = start_game(&state, m, seed, seats, invite.clone(), control).await?;
     Ok(Json(json!({"id": id, "invite": invite})))
 }
 
@@ -847,8 +883,9 @@ async fn start_game(
     seed: u64,
     seats: Vec<Seat>,
     invite: Option<String>,
+    control: Option<crate::clock::Control>,
 ) -> ApiResult<String> {
-    start_game_with(state, m, seed, seats, invite, |_| Vec::new()).await
+    start_game_with(state, m, seed, seats, invite, control, |_| Vec::new()).await
 }
 
 /// [`start_game`], with further statements (made from the new game's id) stored in the same
@@ -859,14 +896,38 @@ pub(crate) async fn start_game_with(
     seed: u64,
     seats: Vec<Seat>,
     invite: Option<String>,
+    control: Option<crate::clock::Control>,
     extra: impl FnOnce(&str) -> Vec<Stmt>,
 ) -> ApiResult<String> {
     let open = seats.iter().any(|s| s.user_id.is_none() && s.bot.is_none());
     let status = if open { "open" } else { "active" };
     let id = random_token()[..16].to_string();
     let record = m.record();
+    let sides = m.info().sides.clone();
+    let (txc, _) = broadcast::channel(64);
+    let header = header_of(&id, m.as_ref());
+    let mut live = Live {
+        id: id.clone(),
+        m,
+        seed,
+        invite,
+        status: status.into(),
+        seats,
+        version: 0,
+        tx: txc,
+        cuts: Default::default(),
+        touched: std::time::Instant::now(),
+        header,
+        snapshot_at: 0,
+        talk: Default::default(),
+        clock: control.map(|c| crate::clock::Clocks::new(c, &sides)),
+        time: state.notify.settings().clock.clone(),
+    };
+    live.clock = crate::clock::after_change(state, &live, status);
+    let (clock_arg, due_arg) = crate::clock::args(live.clock.as_ref());
+    let (m, invite, seats) = (&live.m, &live.invite, &live.seats);
     let mut stmts = vec![Stmt::new(
-        "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, snapshot_at, to_act, winner, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, 0, $9, NULL, $10, $10)",
+        "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, snapshot_at, to_act, winner, created, updated, clock, due) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, 0, $9, NULL, $10, $10, $11, $12)",
         vec![
             (&id).into(),
             (&record.game).into(),
@@ -880,9 +941,11 @@ pub(crate) async fn start_game_with(
             m.try_position_text()?.into(),
             m.to_act().into(),
             now().into(),
+            clock_arg,
+            due_arg,
         ],
     )];
-    for s in &seats {
+    for s in seats {
         stmts.push(Stmt::new(
             "INSERT INTO seats (game_id, side, user_id, bot) VALUES ($1, $2, $3, $4)",
             vec![
@@ -895,26 +958,11 @@ pub(crate) async fn start_game_with(
     }
     stmts.extend(extra(&id));
     state.db.write(stmts).await?;
-    let (txc, _) = broadcast::channel(64);
-    let header = header_of(&id, m.as_ref());
-    state.live.lock().await.insert(
-        id.clone(),
-        Arc::new(Mutex::new(Live {
-            id: id.clone(),
-            m,
-            seed,
-            invite,
-            status: status.into(),
-            seats,
-            version: 0,
-            tx: txc,
-            cuts: Default::default(),
-            touched: std::time::Instant::now(),
-            header,
-            snapshot_at: 0,
-            talk: Default::default(),
-        })),
-    );
+    state
+        .live
+        .lock()
+        .await
+        .insert(id.clone(), Arc::new(Mutex::new(live)));
     spawn_bots(state.clone(), id.clone());
     Ok(id)
 }
@@ -959,6 +1007,11 @@ pub async fn get(
     }
     let mut l = live.lock().await;
     l.touched = std::time::Instant::now();
+    // A clock that fell due is applied before the game is shown (a database that cannot take
+    // that now leaves it to the next access or the watch: the game is still shown).
+    if let Err(e) = crate::clock::check(&state, &mut l).await {
+        eprintln!("muster serve: game {id}: its clock: {}", e.message);
+    }
     Ok(Json(l.json_for(user.as_ref(), since)?))
 }
 
@@ -1071,6 +1124,8 @@ pub async fn change_as_seat(
     change: SeatChange<'_>,
 ) -> ApiResult<()> {
     let mut l = live.lock().await;
+    // A clock that ran out ends the game before any move of the side it ran for.
+    crate::clock::check(state, &mut l).await?;
     let side = my_seat(&l, user, version)?;
     match change {
         SeatChange::Act(actions) => act_and_store(state, &mut l, &side, &actions).await?,
@@ -1244,6 +1299,16 @@ pub async fn join(
         .count()
         == 1;
     let status = if full { "active" } else { "open" };
+    // The clock starts once the last seat is taken.
+    let mut joined = l.seats.clone();
+    joined[i].user_id = Some(user.id.clone());
+    let clock = {
+        let before = std::mem::replace(&mut l.seats, joined);
+        let c = crate::clock::after_change(&state, &l, status);
+        l.seats = before;
+        c
+    };
+    let (clock_arg, due_arg) = crate::clock::args(clock.as_ref());
     state
         .db
         .write(vec![
@@ -1253,12 +1318,20 @@ pub async fn join(
             )
             .expect_rows(1, "full"),
             Stmt::new(
-                "UPDATE games SET status = $1, version = version + 1, updated = $2 WHERE id = $3 AND version = $4",
-                vec![status.into(), now().into(), (&id).into(), l.version.into()],
+                "UPDATE games SET status = $1, version = version + 1, updated = $2, clock = $5, due = $6 WHERE id = $3 AND version = $4",
+                vec![
+                    status.into(),
+                    now().into(),
+                    (&id).into(),
+                    l.version.into(),
+                    clock_arg,
+                    due_arg,
+                ],
             )
             .expect_rows(1, "stale"),
         ])
         .await?;
+    l.clock = clock;
     l.seats[i].user_id = Some(user.id.clone());
     l.seats[i].user_name = Some(user.name.clone());
     l.status = status.into();
@@ -1569,7 +1642,10 @@ pub async fn ws(
     let holds = parse_holds(query.as_deref())?;
     let live = live(&state, &id).await?;
     let (rx, talk_rx) = {
-        let l = live.lock().await;
+        let mut l = live.lock().await;
+        if let Err(e) = crate::clock::check(&state, &mut l).await {
+            eprintln!("muster serve: game {id}: its clock: {}", e.message);
+        }
         (l.tx.subscribe(), l.talk.tx.subscribe())
     };
     if let Some(u) = &user {
@@ -2095,13 +2171,34 @@ fn notify_turn(state: &AppState, l: &Live, except: Option<&str>) {
 /// same side goes on deciding, nor after an undo: `last_side` is `None` then).
 fn notify_change(state: &AppState, l: &Live, was: &str, last_side: Option<&str>) {
     if l.status == "finished" && was != "finished" {
+        notify_game_over(state, l);
+        return;
+    }
+    if let Some(last) = last_side
+        && l.m.to_act().as_deref() != Some(last)
+    {
+        notify_turn(state, l, None);
+    }
+}
+
+/// "Game over" to every human seat of a game that just ended (by the rules, or on time).
+pub(crate) fn notify_game_over(state: &AppState, l: &Live) {
+    {
         let info = l.m.info();
-        let result = match l.m.outcome() {
-            Some(o) => match o.winner {
+        let result = match (&l.talk.ended, l.m.outcome()) {
+            (Some(e), _) => match &e.winner {
+                Some(w) => format!(
+                    "the {} side wins ({})",
+                    crate::talk::side_title(w),
+                    e.reason
+                ),
+                None => format!("no side wins ({})", e.reason),
+            },
+            (None, Some(o)) => match o.winner {
                 Some(w) => format!("the {} side wins ({})", info.side_name(w), o.reason),
                 None => format!("no side wins ({})", o.reason),
             },
-            None => "it ended".into(),
+            (None, None) => "it ended".into(),
         };
         let title = game_title(l.m.as_ref());
         for to in l.seats.iter().filter_map(|s| s.user_id.clone()) {
@@ -2117,11 +2214,5 @@ fn notify_change(state: &AppState, l: &Live, was: &str, last_side: Option<&str>)
                 },
             );
         }
-        return;
-    }
-    if let Some(last) = last_side
-        && l.m.to_act().as_deref() != Some(last)
-    {
-        notify_turn(state, l, None);
     }
 }

@@ -244,7 +244,9 @@ fn notify_of(state: &AppState, live: &Live, event: &Event) {
                     .filter(|o| o.kind == OfferKind::Draw)
                     .map(|o| o.from_user.clone())
                     .collect(),
-                _ => seated_accounts(live, None),
+                // Other endings (a clock that ran out) are told by whoever ends the game
+                // (`clock::check` through `play::notify_game_over`), to every player.
+                _ => Vec::new(),
             };
             tell(
                 to,
@@ -354,6 +356,29 @@ pub fn ending_text(live: &Live, e: &Ended) -> String {
                 .unwrap_or_default();
             format!(
                 "{name} resigned for the {} side{win}. The game ended outside the rules, by the player's choice.",
+                side_title(side)
+            )
+        }
+        ("time", Some(side), winner) => {
+            let name = live
+                .seats
+                .iter()
+                .find(|s| &s.side == side)
+                .and_then(|s| s.user_name.clone())
+                .unwrap_or_else(|| side_title(side));
+            let win = winner
+                .as_deref()
+                .map(|w| format!(": the {} side wins", side_title(w)))
+                .unwrap_or_default();
+            let how = match live.clock.as_ref().map(|c| &c.control) {
+                Some(crate::clock::Control::Pace { days }) => format!(
+                    "made no move within the {days} day{} of the pace",
+                    if *days == 1 { "" } else { "s" }
+                ),
+                _ => "ran out of time".to_string(),
+            };
+            format!(
+                "{name} {how} for the {} side{win}. The game ended outside the rules, by the time control.",
                 side_title(side)
             )
         }

@@ -752,6 +752,30 @@ async function newGamePage() {
   const oppSelf = h("input", { type: "radio", name: "opponent", value: "self", id: "opp-self" });
   const err = h("p", { class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary", id: "new-game-submit" }, "Start the game");
+  // Time control (issue 16 §2): none, a pace (days per move) or a clock (time and increment).
+  const timeKind = h("select", { name: "time", id: "new-game-time" }, h("option", { value: "none" }, "None"), h("option", { value: "pace" }, "A pace: each move within some days"), h("option", { value: "clock" }, "A clock with an increment"));
+  const paceDays = h("input", { type: "number", id: "new-game-pace-days", min: 1, max: 60, value: 3 });
+  const unitSel = (id) => h("select", { id }, h("option", { value: "1" }, "minutes"), h("option", { value: "60" }, "hours"), h("option", { value: "1440" }, "days"));
+  const initial = h("input", { type: "number", id: "new-game-clock-initial", min: 1, value: 7 });
+  const initialUnit = unitSel("new-game-clock-initial-unit");
+  const increment = h("input", { type: "number", id: "new-game-clock-increment", min: 0, value: 1 });
+  const incrementUnit = unitSel("new-game-clock-increment-unit");
+  initialUnit.value = "1440";
+  incrementUnit.value = "1440";
+  const paceBox = h("label", {}, "Days per move", paceDays);
+  const clockBox = h("div", {}, h("label", {}, "Time per side", initial, initialUnit), h("label", {}, "Added after each move", increment, incrementUnit));
+  const showTime = () => {
+    paceBox.hidden = timeKind.value !== "pace";
+    clockBox.hidden = timeKind.value !== "clock";
+  };
+  timeKind.addEventListener("change", showTime);
+  if (saved.time && ["none", "pace", "clock"].includes(saved.time)) timeKind.value = saved.time;
+  showTime();
+  const timeBody = () => {
+    if (timeKind.value === "pace") return { kind: "pace", days: Math.round(Number(paceDays.value)) };
+    if (timeKind.value === "clock") return { kind: "clock", initial_minutes: Math.round(Number(initial.value) * Number(initialUnit.value)), increment_minutes: Math.round(Number(increment.value) * Number(incrementUnit.value)) };
+    return { kind: "none" };
+  };
   if (saved.game && games.some((g) => g.id === saved.game)) gameSel.value = saved.game;
   // The default opponent is a real player's level, not the random mover.
   const defaultLevel = levels.some((l) => l.id === "medium") ? "medium" : levels.length ? levels[Math.floor(levels.length / 2)].id : "";
@@ -823,8 +847,9 @@ async function newGamePage() {
           side: sideSel.value,
           opponent: oppBot.checked ? "bot" : oppSelf.checked ? "self" : "human",
           level: oppBot.checked ? levelSel.value : null,
+          time: timeBody(),
         };
-        localStorage.setItem("muster-new", JSON.stringify({ game: body.game, scenario: body.scenario, side: body.side, opponent: body.opponent, level: levelSel.value }));
+        localStorage.setItem("muster-new", JSON.stringify({ game: body.game, scenario: body.scenario, side: body.side, opponent: body.opponent, level: levelSel.value, time: timeKind.value }));
         try {
           const r = await api("POST", "/api/games", body);
           if (r.invite) localStorage.setItem(`muster-invite-${r.id}`, r.invite);
@@ -852,6 +877,7 @@ async function newGamePage() {
       h("label", { class: "inline" }, oppHuman, " A friend (you get an invite link to send)"),
       h("label", { class: "inline" }, oppSelf, " Play both sides yourself (hot-seat)"),
     ),
+    h("fieldset", {}, h("legend", {}, "Time control"), timeKind, paceBox, clockBox, h("p", { class: "hint" }, "A player whose time runs out loses. The clock stops while the computer decides and during a vacation.")),
     submit,
     err,
   );
@@ -1792,10 +1818,35 @@ async function gamePage(id) {
           sideBadge(renderer, g.game, s.side),
           h("span", { class: "player" }, s.player ? playerLink(s.player) : s.bot ? `Computer (${s.bot})` : "open seat", s.side === g.my_side || (g.my_side && S.user && s.player === S.user.name) ? " (you)" : ""),
           g.to_act === s.side && g.status === "active" ? h("span", { class: "turn-mark", title: "To play" }, "◀ to play") : null,
+          g.clock ? h("span", { class: ["clock", g.clock.running === s.side ? "running" : ""].join(" "), dataset: { side: s.side }, title: "Time left" }) : null,
         ),
       ),
     );
+    tickClocks();
   }
+
+  // The clocks (issue 16 §2): the server's seconds left, counted down here between its
+  // messages for the side whose clock runs.
+  function tickClocks() {
+    const c = P.game.clock;
+    if (!c) return;
+    if (!P.clockSeen || P.clockSeen.clock !== c) P.clockSeen = { clock: c, at: Date.now() };
+    const gone = Math.floor((Date.now() - P.clockSeen.at) / 1000);
+    const serverNow = c.now + gone;
+    for (const el of $$(".clock", seats)) {
+      const side = el.dataset.side;
+      let left = c.left[side] || 0;
+      if (c.running === side && !(c.resumes && c.resumes > serverNow)) {
+        const since = c.resumes ? Math.max(c.resumes, c.now) : c.now;
+        left = Math.max(0, left - Math.max(0, serverNow - since));
+      }
+      el.textContent = c.running === side && c.resumes && c.resumes > serverNow ? `${clockText(left)} (on vacation)` : clockText(left);
+      el.classList.toggle("low", c.running === side && left < 300);
+    }
+  }
+  P.clockTimer = setInterval(() => {
+    if (P.game && P.game.clock && P.game.clock.running) tickClocks();
+  }, 1000);
 
   function renderTracks() {
     drawTracks(tracks, renderer, P.board, shownStep().game);
@@ -2244,6 +2295,7 @@ async function gamePage(id) {
   P.cleanup = () => {
     P.closed = true;
     clearTimeout(P.timer);
+    clearInterval(P.clockTimer);
     if (P.ws) P.ws.close();
     closeMenu();
     document.removeEventListener("keydown", onKey);
@@ -2785,6 +2837,51 @@ function watchTurns() {
   }, 30000);
 }
 
+/// "2d 03:10", "1:05:09", "4:07": seconds left on a clock.
+function clockText(secs) {
+  const d = Math.floor(secs / 86400);
+  const hh = Math.floor((secs % 86400) / 3600);
+  const mm = Math.floor((secs % 3600) / 60);
+  const ss = secs % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  if (d > 0) return `${d}d ${two(hh)}:${two(mm)}`;
+  if (hh > 0) return `${hh}:${two(mm)}:${two(ss)}`;
+  return `${mm}:${two(ss)}`;
+}
+
+/// Vacation days (issue 16 §2): they stop the clocks of the player's games.
+async function vacationPanel() {
+  const v = await api("GET", "/api/account/vacation");
+  const days = h("input", { type: "number", id: "vacation-days", min: 1, max: v.days_left || 1, value: Math.min(7, v.days_left || 1) });
+  const err = h("p", { class: "form-error", role: "alert" });
+  const until = v.on_vacation_until ? new Date(v.on_vacation_until * 1000).toLocaleString() : null;
+  const submit = h("button", { type: "submit", id: "vacation-start", disabled: !!until || !v.days_left }, "Start a vacation");
+  return h(
+    "form",
+    {
+      class: "panel auth",
+      id: "vacation-form",
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        err.textContent = "";
+        try {
+          await api("POST", "/api/account/vacation", { days: Math.round(Number(days.value)) });
+          flash("Vacation started: your clocks are stopped.");
+          accountPage();
+        } catch (e) {
+          err.textContent = e.message;
+        }
+      },
+    },
+    h("h2", {}, "Vacation"),
+    h("p", {}, until ? `On vacation until ${until}: your clocks are stopped.` : `${v.days_left} of ${v.days_per_year} days left in the last 365 days.`),
+    h("label", {}, "Days", days),
+    h("p", { class: "hint" }, "Starts now and stops the clocks of all your games until it ends."),
+    err,
+    submit,
+  );
+}
+
 async function accountPage() {
   if (needLogin()) return;
   const n = await api("GET", "/api/account/notifications");
@@ -2819,7 +2916,7 @@ async function accountPage() {
   const webhook = h("input", { id: "notify-webhook", type: "url", value: n.webhook || "", placeholder: "https://discord.com/api/webhooks/…", maxlength: 2000 });
   const mail = h("input", { id: "notify-mail", type: "checkbox" });
   mail.checked = n.mail;
-  const labels = { your_turn: "It is my turn", game_over: "A game of mine ends", invited: "I am seated in a new game", offer: "An offer (rematch, draw)", chat: "A chat message" };
+  const labels = { your_turn: "It is my turn", game_over: "A game of mine ends", invited: "I am seated in a new game", offer: "An offer (rematch, draw)", chat: "A chat message", time_running_out: "My time in a game runs out soon" };
   const boxes = Object.keys(n.events).map((k) => {
     const box = h("input", { type: "checkbox", name: k, id: `notify-${k}` });
     box.checked = n.events[k];
@@ -2865,6 +2962,7 @@ async function accountPage() {
     passwordForm(),
     deleteForm(),
   );
+  main().append(await vacationPanel());
   setState("ready");
   S.page = { kind: "account" };
 }
