@@ -86,6 +86,12 @@ enum Command {
         /// whose every account you trust).
         #[arg(long)]
         allow_private_webhooks: bool,
+        /// Threads running the server's tasks: 1 (the default) runs every socket, request and
+        /// the database writer on one thread, with no hand-off between threads for an action;
+        /// more spread them over N threads (password hashing and bot moves run on threads of
+        /// their own either way).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
     },
     /// Speak the engine protocol: JSON lines on stdin and stdout (docs/protocol.md).
     Engine,
@@ -286,6 +292,7 @@ fn main() -> ExitCode {
             public_url,
             mail_from,
             allow_private_webhooks,
+            threads,
         } => {
             let mut limits = muster_server::Limits::default();
             if let Some(n) = max_connections {
@@ -305,7 +312,17 @@ fn main() -> ExitCode {
                     ..Default::default()
                 },
             };
-            let runtime = match tokio::runtime::Runtime::new() {
+            let runtime = if threads == 1 {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+            } else {
+                tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(threads.into())
+                    .enable_all()
+                    .build()
+            };
+            let runtime = match runtime {
                 Ok(r) => r,
                 Err(e) => {
                     eprintln!("muster serve: {e}");

@@ -1,8 +1,9 @@
 //! Storage. Reads go through sqlx's `Any` pool (SQLite in WAL mode, or PostgreSQL), and only
 //! for what is not in memory (a game loaded back, the lobby, a session not yet cached). Every
-//! write goes through **one writer** that owns the database connection it writes with
-//! ([`Writer`]): on SQLite a thread of its own with a rusqlite connection, on PostgreSQL a task
-//! with one sqlx connection. Writes queued while a transaction runs are committed together in
+//! write goes through **one writer** that owns the database connection it writes with: on
+//! SQLite a task of the runtime with a rusqlite connection (a thread of its own with
+//! `--sync full`, whose commits wait for the disk), on PostgreSQL a task with one sqlx
+//! connection. Writes queued while a transaction runs are committed together in
 //! the next one (group commit), each inside a savepoint of its own so that one refused write
 //! does not undo the others; an answer says "stored" only after its COMMIT succeeded. A
 //! transaction that could not commit is rolled back, and a connection left inside a transaction
@@ -339,13 +340,26 @@ pub async fn open(url: &str, sync: Sync) -> Result<Db, sqlx::Error> {
     let (tx, rx) = mpsc::channel(QUEUE);
     match &file {
         Some(path) => {
-            let (path, pages) = (path.clone(), max_pages.clone());
-            // A URL that asks for a read-only database gets a writer that cannot write.
-            let read_only = url.contains("mode=ro");
-            std::thread::Builder::new()
-                .name("muster-writer".into())
-                .spawn(move || sqlite_writer(&path, read_only, sync, pages, rx))
-                .map_err(sqlx::Error::Io)?;
+            let on_runtime = sync == Sync::Normal;
+            let w = SqliteWriter {
+                path: path.clone(),
+                // A URL that asks for a read-only database gets a writer that cannot write.
+                read_only: url.contains("mode=ro"),
+                sync,
+                on_runtime,
+                max_pages: max_pages.clone(),
+                conn: None,
+                pages_set: u32::MAX,
+                sql_cache: Default::default(),
+            };
+            if on_runtime {
+                tokio::spawn(sqlite_writer_task(w, rx));
+            } else {
+                std::thread::Builder::new()
+                    .name("muster-writer".into())
+                    .spawn(move || sqlite_writer_thread(w, rx))
+                    .map_err(sqlx::Error::Io)?;
+            }
         }
         None => {
             let url = url.clone();
@@ -541,73 +555,196 @@ fn sqlite_sql(sql: &str) -> String {
     out
 }
 
-/// The SQLite writer: a thread with its own connection, for the life of the process.
-fn sqlite_writer(
-    path: &Path,
+/// The SQLite writer's connection and what it remembers between groups: opened on the first
+/// write and again after a transaction that could not be ended.
+struct SqliteWriter {
+    path: PathBuf,
     read_only: bool,
     sync: Sync,
+    /// Whether the writer runs on the runtime (see [`sqlite_writer_task`]): then its
+    /// connection never waits inside SQLite (busy timeout 0, no automatic checkpoint).
+    on_runtime: bool,
     max_pages: Arc<AtomicU32>,
-    mut rx: mpsc::Receiver<Job>,
-) {
-    use rusqlite::{Connection, OpenFlags};
-    let open = || -> rusqlite::Result<Connection> {
-        let conn = if read_only {
-            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?
+    conn: Option<rusqlite::Connection>,
+    pages_set: u32,
+    sql_cache: std::collections::HashMap<&'static str, String>,
+}
+
+impl SqliteWriter {
+    fn open(&self) -> rusqlite::Result<rusqlite::Connection> {
+        use rusqlite::{Connection, OpenFlags};
+        let conn = if self.read_only {
+            Connection::open_with_flags(&self.path, OpenFlags::SQLITE_OPEN_READ_ONLY)?
         } else {
-            Connection::open(path)?
+            Connection::open(&self.path)?
         };
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.busy_timeout(BUSY_WAIT)?;
         conn.set_prepared_statement_cache_capacity(64);
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(
             None,
             "synchronous",
-            match sync {
+            match self.sync {
                 Sync::Normal => "NORMAL",
                 Sync::Full => "FULL",
             },
         )?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        Ok(conn)
-    };
-    let mut sql_cache: std::collections::HashMap<&'static str, String> = Default::default();
-    let mut conn: Option<Connection> = None;
-    let mut pages_set = u32::MAX;
-    while let Some(first) = rx.blocking_recv() {
-        let group = take_group(first, &mut rx);
-        if conn.is_none() {
-            match open() {
-                Ok(c) => {
-                    conn = Some(c);
-                    pages_set = u32::MAX;
-                }
-                Err(e) => {
-                    let e = WriteError::Failed(format!("cannot open the database: {e}"));
-                    for job in group {
-                        let _ = job.reply.send(Err(e.clone()));
-                    }
-                    continue;
-                }
-            }
+        if self.on_runtime {
+            // The checkpoint (which fsyncs) runs on the checkpoint thread, not in a commit.
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+            // A lock held by another process is waited for by the task, asleep.
+            conn.busy_timeout(std::time::Duration::ZERO)?;
         }
-        let Some(c) = conn.as_mut() else { continue };
-        // The test cap on the file's size, applied to this connection when it changed.
-        let pages = max_pages.load(Ordering::Relaxed);
-        if pages != pages_set && pages != u32::MAX {
+        Ok(conn)
+    }
+
+    /// The connection, opened if needed, with the test cap on the file's size applied when it
+    /// changed; the error every job of the group gets when it cannot be opened.
+    fn connection(&mut self) -> Result<&mut rusqlite::Connection, WriteError> {
+        if self.conn.is_none() {
+            let c = self
+                .open()
+                .map_err(|e| WriteError::Failed(format!("cannot open the database: {e}")))?;
+            self.conn = Some(c);
+            self.pages_set = u32::MAX;
+        }
+        let c = self
+            .conn
+            .as_mut()
+            .ok_or_else(|| WriteError::Failed("the database is not open".into()))?;
+        let pages = self.max_pages.load(Ordering::Relaxed);
+        if pages != self.pages_set && pages != u32::MAX {
             let n = if pages == 0 { 4_294_967_294 } else { pages };
             if c.pragma_update(None, "max_page_count", n).is_ok() {
-                pages_set = pages;
+                self.pages_set = pages;
             }
         }
-        let results = sqlite_group(c, &group, &mut sql_cache);
+        Ok(c)
+    }
+
+    /// Runs the group in the transaction just begun; a connection left inside a transaction
+    /// it could not end is closed, so that later writes never land inside it.
+    fn finish(&mut self, group: &[Job]) -> Vec<Result<(), WriteError>> {
+        let Some(c) = self.conn.as_mut() else {
+            return vec![Err(WriteError::Failed("the database is not open".into())); group.len()];
+        };
+        let results = sqlite_group(c, group, &mut self.sql_cache);
         if !c.is_autocommit() {
-            // Still inside a transaction that could not be ended: never write in it again.
-            conn = None;
+            self.conn = None;
         }
-        for (job, result) in group.into_iter().zip(results) {
-            let _ = job.reply.send(result);
+        results
+    }
+}
+
+/// How long a write waits for SQLite's write lock held by another process before it is
+/// refused.
+const BUSY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Commits between two checkpoints of the write-ahead log (SQLite's own default is a
+/// checkpoint every 1,000 pages, a few hundred of these commits).
+const CHECKPOINT_EVERY: u32 = 256;
+
+fn reply_all(group: Vec<Job>, results: Vec<Result<(), WriteError>>) {
+    for (job, result) in group.into_iter().zip(results) {
+        let _ = job.reply.send(result);
+    }
+}
+
+/// The SQLite writer as a thread with its own connection, for the life of the process: with
+/// `--sync full`, where every commit waits for the disk, which must not hold up the runtime.
+fn sqlite_writer_thread(mut w: SqliteWriter, mut rx: mpsc::Receiver<Job>) {
+    while let Some(first) = rx.blocking_recv() {
+        let group = take_group(first, &mut rx);
+        let begun = w.connection().and_then(|c| {
+            // IMMEDIATE: take SQLite's write lock now (waiting up to the busy timeout for
+            // another process), rather than failing half-way through the transaction.
+            run(c, "BEGIN IMMEDIATE").map_err(|e| sqlite_error(&e))
+        });
+        let results = match begun {
+            Ok(()) => w.finish(&group),
+            Err(e) => vec![Err(e); group.len()],
+        };
+        reply_all(group, results);
+    }
+}
+
+/// The SQLite writer as a task of the runtime (the default, `--sync normal`): a write is a
+/// hand-off between tasks, not a wake-up of another thread and back. A commit there does not
+/// wait for the disk (the WAL is fsync'd only at checkpoints, which the checkpoint thread
+/// runs), and a write lock held by another process is waited for asleep, up to
+/// [`BUSY_WAIT`], never inside SQLite.
+async fn sqlite_writer_task(mut w: SqliteWriter, mut rx: mpsc::Receiver<Job>) {
+    let checkpoint = checkpoint_thread(&w.path);
+    let mut commits = 0u32;
+    while let Some(first) = rx.recv().await {
+        let group = take_group(first, &mut rx);
+        let mut waited = std::time::Duration::ZERO;
+        let mut pause = std::time::Duration::from_millis(1);
+        let begun = loop {
+            // IMMEDIATE: take SQLite's write lock now, rather than failing half-way through.
+            let attempt = match w.connection() {
+                Err(e) => break Err(e),
+                Ok(c) => run(c, "BEGIN IMMEDIATE"),
+            };
+            match attempt {
+                Ok(()) => break Ok(()),
+                Err(e) if sqlite_busy(&e) && waited < BUSY_WAIT => {
+                    tokio::time::sleep(pause).await;
+                    waited += pause;
+                    pause = (pause * 2).min(std::time::Duration::from_millis(100));
+                }
+                Err(e) => break Err(sqlite_error(&e)),
+            }
+        };
+        let results = match begun {
+            Ok(()) => w.finish(&group),
+            Err(e) => vec![Err(e); group.len()],
+        };
+        let committed = results.iter().any(Result::is_ok);
+        reply_all(group, results);
+        if committed {
+            commits += 1;
+            if commits >= CHECKPOINT_EVERY {
+                commits = 0;
+                match checkpoint.as_ref().map(|t| t.try_send(())) {
+                    Some(Ok(())) | Some(Err(std::sync::mpsc::TrySendError::Full(()))) => {}
+                    // No checkpoint thread: checkpoint here rather than let the log grow.
+                    _ => {
+                        if let Some(c) = w.conn.as_ref() {
+                            let _ = c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                        }
+                    }
+                }
+            }
         }
     }
+}
+
+/// A thread that checkpoints the write-ahead log into the database file when asked (PASSIVE:
+/// it never holds up a writer or a reader), on a connection of its own. It ends with the
+/// writer.
+fn checkpoint_thread(path: &Path) -> Option<std::sync::mpsc::SyncSender<()>> {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<()>(1);
+    let path = path.to_path_buf();
+    std::thread::Builder::new()
+        .name("muster-checkpoint".into())
+        .spawn(move || {
+            let Ok(c) = rusqlite::Connection::open(&path) else {
+                return;
+            };
+            while rx.recv().is_ok() {
+                let _ = c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+            }
+        })
+        .ok()
+        .map(|_| tx)
+}
+
+/// Whether SQLite refused for a lock held elsewhere (to be waited for).
+fn sqlite_busy(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _)
+        if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked))
 }
 
 fn sqlite_error(e: &rusqlite::Error) -> WriteError {
@@ -654,19 +791,15 @@ fn sqlite_job(
     Ok(())
 }
 
-/// One transaction for the group; each job in a savepoint when there are several (one job
-/// alone needs none: its failure rolls back the transaction). Returns each job's result.
+/// One transaction for the group, already begun (`BEGIN IMMEDIATE`); each job in a savepoint
+/// when there are several (one job alone needs none: its failure rolls back the transaction).
+/// Returns each job's result.
 fn sqlite_group(
     c: &mut rusqlite::Connection,
     group: &[Job],
     cache: &mut std::collections::HashMap<&'static str, String>,
 ) -> Vec<Result<(), WriteError>> {
     let all = |e: WriteError| vec![Err(e); group.len()];
-    // IMMEDIATE: take SQLite's write lock now (waiting up to the busy timeout for another
-    // process), rather than failing half-way through the transaction.
-    if let Err(e) = run(c, "BEGIN IMMEDIATE") {
-        return all(sqlite_error(&e));
-    }
     if let [job] = group {
         if let Err(e) = sqlite_job(c, job, cache) {
             let _ = run(c, "ROLLBACK");

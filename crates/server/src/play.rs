@@ -1697,6 +1697,35 @@ fn socket_log(entries: &[muster_core::LogEntry]) -> Value {
     )
 }
 
+/// The top-level members as the socket sends them: as in HTTP answers, but `irreversible` as
+/// the indices of those actions in `legal` (a few bytes instead of the action strings, on
+/// every decision).
+fn socket_top(
+    mut top: Vec<(&'static str, Value)>,
+    legal: &[muster_core::LegalEntry],
+) -> Vec<(&'static str, Value)> {
+    for (k, v) in top.iter_mut() {
+        if *k == "irreversible"
+            && let Value::Array(marks) = v
+        {
+            // The marks come in the order of `legal` (`irreversible_of`): one walk finds them.
+            let mut indices = Vec::with_capacity(marks.len());
+            let mut next = marks.iter().peekable();
+            for (i, e) in legal.iter().enumerate() {
+                if next
+                    .peek()
+                    .is_some_and(|m| m.as_str() == Some(e.action.as_str()))
+                {
+                    indices.push(Value::from(i));
+                    next.next();
+                }
+            }
+            *v = Value::Array(indices);
+        }
+    }
+    top
+}
+
 /// What one socket was last sent: what its next update is reckoned against.
 #[derive(Default)]
 struct Follower {
@@ -1738,7 +1767,7 @@ impl Follower {
         out.insert("type".into(), json!("state"));
         out.insert("version".into(), json!(l.version));
         self.top.clear();
-        for (k, v) in seen.top {
+        for (k, v) in socket_top(seen.top, &seen.legal) {
             out.insert(k.into(), v.clone());
             self.top.insert(k, v);
         }
@@ -1807,14 +1836,20 @@ impl Follower {
         let mut out = serde_json::Map::new();
         out.insert("type".into(), json!("update"));
         out.insert("version".into(), json!(l.version));
-        for (k, v) in seen.top {
-            if self.top.get(k) != Some(&v) {
+        let legal_changed = seen.legal.len() != self.legal.len()
+            || seen
+                .legal
+                .iter()
+                .zip(&self.legal)
+                .any(|(e, a)| e.action != *a);
+        for (k, v) in socket_top(seen.top, &seen.legal) {
+            // The irreversible marks are indices into `legal`: sent again with a new list.
+            if self.top.get(k) != Some(&v) || (k == "irreversible" && legal_changed) {
                 out.insert(k.into(), v.clone());
                 self.top.insert(k, v);
             }
         }
-        let actions: Vec<&str> = seen.legal.iter().map(|e| e.action.as_str()).collect();
-        if actions != self.legal {
+        if legal_changed {
             let labels = self.legal_and_labels(seen.legal, false);
             out.insert("legal".into(), json!(self.legal));
             if !labels.is_empty() {

@@ -48,8 +48,10 @@ impl Held {
         let obj = msg.as_object_mut().unwrap();
         obj.remove("type");
         obj.remove("labels");
+        let marks = json!({"irreversible": msg["irreversible"].clone()});
         let mut held = Held { game: msg, labels };
         held.legal_objects();
+        held.irreversible_actions(&marks);
         held
     }
 
@@ -67,6 +69,30 @@ impl Held {
         self.game["legal"] = json!(legal);
     }
 
+    /// The socket's `irreversible` (indices into `legal`) as the action strings HTTP gives.
+    fn irreversible_actions(&mut self, msg: &Value) {
+        let Some(marks) = msg.get("irreversible") else {
+            return;
+        };
+        let actions: Vec<Value> = marks
+            .as_array()
+            .expect("irreversible is a list")
+            .iter()
+            .map(|i| {
+                let i = i
+                    .as_u64()
+                    .expect("the socket sends irreversible as indices")
+                    as usize;
+                self.game["legal"][i]["action"].clone()
+            })
+            .collect();
+        assert!(
+            actions.iter().all(Value::is_string),
+            "an index past legal: {msg}"
+        );
+        self.game["irreversible"] = json!(actions);
+    }
+
     fn apply(&mut self, msg: &Value) {
         assert_eq!(msg["type"], "update", "{msg}");
         if let Some(l) = msg["labels"].as_object() {
@@ -81,7 +107,12 @@ impl Held {
         }
         if msg.get("legal").is_some() {
             self.legal_objects();
+            assert!(
+                msg.get("irreversible").is_some(),
+                "a new legal list comes with its irreversible marks: {msg}"
+            );
         }
+        self.irreversible_actions(msg);
         if let Some(p) = msg.get("view_patch") {
             let patch: json_patch::Patch = serde_json::from_value(p.clone()).unwrap();
             json_patch::patch(&mut self.game["view"], &patch).unwrap();

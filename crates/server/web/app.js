@@ -2221,10 +2221,16 @@ async function gamePage(id) {
   // The game socket: the state on connecting, then an update on every change (only what
   // changed: members, a patch of the view, new log entries); reconnecting with backoff, from
   // the log and version held.
+  // `irreversible` comes as indices into `legal` (sent again whenever `legal` changes); it is
+  // held as the action strings, as HTTP answers give it.
   function withLabels(msg) {
     if (msg.labels) for (const [a, l] of Object.entries(msg.labels)) labels.set(a, l);
     delete msg.labels;
     if (msg.legal) msg.legal = msg.legal.map((a) => ({ action: a, label: labels.has(a) ? labels.get(a) : a }));
+    if (Array.isArray(msg.irreversible)) {
+      const legal = msg.legal || (P.game && P.game.legal) || [];
+      msg.irreversible = msg.irreversible.map((i) => (typeof i === "number" && legal[i] ? legal[i].action : i));
+    }
     return msg;
   }
   function onSocket(msg) {
