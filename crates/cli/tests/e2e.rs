@@ -2064,3 +2064,144 @@ async fn a_clock_chosen_in_the_form_is_shown_beside_the_seats_and_counts_down() 
     .await;
     r.unwrap();
 }
+
+/// A player of the test who is not in a browser: plain HTTP with cookies and the CSRF token,
+/// as the API allows any program.
+struct ApiPlayer {
+    http: reqwest::Client,
+    base: String,
+    csrf: String,
+}
+
+impl ApiPlayer {
+    async fn sign_up(base: &str, name: &str) -> R<ApiPlayer> {
+        let http = reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .map_err(|e| e.to_string())?;
+        let s: Value = http
+            .get(format!("{base}/api/session"))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?
+            .json()
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut p = ApiPlayer {
+            http,
+            base: base.to_string(),
+            csrf: s["csrf"].as_str().unwrap_or_default().to_string(),
+        };
+        p.post(
+            "/api/signup",
+            json!({"name": name, "password": "correct horse"}),
+        )
+        .await?;
+        Ok(p)
+    }
+
+    async fn post(&mut self, path: &str, body: Value) -> R<Value> {
+        let r = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("X-CSRF-Token", &self.csrf)
+            .json(&body)
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        let ok = r.status().is_success();
+        let v: Value = r.json().await.map_err(|e| e.to_string())?;
+        if let Some(t) = v["csrf"].as_str() {
+            self.csrf = t.to_string();
+        }
+        if !ok {
+            return Err(format!("POST {path}: {v}"));
+        }
+        Ok(v)
+    }
+
+    async fn get(&self, path: &str) -> R<Value> {
+        self.http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?
+            .json()
+            .await
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// Issue 16 §1 in the browser: a player who allowed notifications and waits in the lobby is
+/// shown a browser notification ("Your turn") when the other player's move makes it theirs,
+/// and the lobby counts the games waiting on them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_waiting_in_the_lobby_gets_a_browser_notification_when_it_becomes_their_turn() {
+    use chromiumoxide::cdp::browser_protocol::browser::{
+        PermissionDescriptor, PermissionSetting, SetPermissionParams,
+    };
+    let (dir, base) = test_server().await;
+    let b = base.clone();
+    let r = with_page(&base, &dir.path().join("notice"), "notice", |page| async move {
+        // Bob, over HTTP, opens Oriskany as the Americans, who set up first (§12).
+        let mut bob = ApiPlayer::sign_up(&b, "notice_bob").await?;
+        let made = bob
+            .post("/api/games", json!({"game": "battles", "scenario": "oriskany", "side": "american", "opponent": "human"}))
+            .await?;
+        let id = made["id"].as_str().ok_or("no game id")?.to_string();
+        let invite = made["invite"].as_str().ok_or("no invite")?.to_string();
+        // Alice, in the browser, allows notifications for the site and joins by the link.
+        sign_up(&page, "notice_alice").await?;
+        page.execute(
+            SetPermissionParams::builder()
+                .permission(PermissionDescriptor::new("notifications"))
+                .setting(PermissionSetting::Granted)
+                .origin(b.clone())
+                .build()
+                .map_err(|e| e.to_string())?,
+        )
+        .await
+        .map_err(|e| format!("granting notifications: {e}"))?;
+        eval::<bool>(&page, &format!("(location.hash = '#/join/{id}/{invite}', true)")).await?;
+        wait_for(&page, r##"document.body.dataset.state === "waiting""##, "Alice seated, Bob to act", 30).await?;
+        // Back to the lobby; every notification the page makes is written down (the real
+        // API still shows it).
+        eval::<bool>(
+            &page,
+            r##"(window.__notices = [], window.Notification = class extends Notification {
+                    constructor(title, opts) { super(title, opts); window.__notices.push(`${title} | ${opts && opts.body}`); } },
+                 location.hash = "#/", true)"##,
+        )
+        .await?;
+        wait_for(&page, r##"Notification.permission === "granted" && document.querySelector("#lobby, .lobby, main table")"##, "the lobby, notifications allowed", 30).await?;
+        let before: Vec<String> = eval(&page, "window.__notices").await?;
+        if !before.is_empty() {
+            return Err(format!("notified before it was Alice's turn: {before:?}"));
+        }
+        // Bob decides until it is the British's turn.
+        for _ in 0..200 {
+            let g = bob.get(&format!("/api/games/{id}")).await?;
+            if g["to_act"] != "american" || g["status"] != "active" {
+                break;
+            }
+            let action = g["legal"][0]["action"].as_str().ok_or("no legal action")?.to_string();
+            bob.post(&format!("/api/games/{id}/act"), json!({"action": action, "version": g["version"]}))
+                .await?;
+        }
+        let g = bob.get(&format!("/api/games/{id}")).await?;
+        if g["to_act"] != "british" {
+            return Err(format!("the British never came to act: {}", g["to_act"]));
+        }
+        // The lobby looks every 10 s: a notification within 25 s, once, and the count.
+        wait_for(&page, "window.__notices.length > 0", "the browser notification", 25).await?;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let shown: Vec<String> = eval(&page, "window.__notices").await?;
+        if shown.len() != 1 || !shown[0].starts_with("Your turn — Muster | Oriskany") {
+            return Err(format!("the notifications shown: {shown:?}"));
+        }
+        wait_for(&page, r##"document.querySelector("#turn-count") && document.querySelector("#turn-count").textContent === "1""##, "the lobby's count of games waiting", 15).await?;
+        Ok(())
+    })
+    .await;
+    r.unwrap();
+}
