@@ -1940,7 +1940,7 @@ async function gamePage(id) {
     document.title = `${myTurn() ? "▶ " : ""}${info ? info.name : P.game.game} — Muster`;
     // The hint to click the board only while the viewer has something to click (issue 17).
     const hint = $("#board-hint");
-    if (hint) hint.hidden = !myTurn();
+    if (hint) hint.hidden = !myTurn() || !!P.hist;
     updateState();
   }
 
