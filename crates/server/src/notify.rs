@@ -469,6 +469,22 @@ fn mailer(settings: &Settings, say: bool) -> Option<Mailer> {
     }
 }
 
+/// A plain-text mail from the server's sender to `to`.
+fn plain_mail(
+    settings: &Settings,
+    to: &str,
+    subject: String,
+    body: String,
+) -> Result<lettre::Message, String> {
+    lettre::Message::builder()
+        .from(settings.mail_from.parse().map_err(|e| format!("{e}"))?)
+        .to(to.parse().map_err(|e| format!("{e}"))?)
+        .subject(subject)
+        .header(lettre::message::header::ContentType::TEXT_PLAIN)
+        .body(body)
+        .map_err(|e| e.to_string())
+}
+
 /// Whether mail can be sent at all (`--smtp` given).
 pub fn can_mail(state: &AppState) -> bool {
     state.notify.settings.smtp.is_some()
@@ -484,15 +500,7 @@ pub fn account_mail(state: &AppState, to: &str, subject: String, body: String) {
         let Some(mailer) = mailer(&settings, false) else {
             return;
         };
-        let built = (|| {
-            lettre::Message::builder()
-                .from(settings.mail_from.parse().map_err(|e| format!("{e}"))?)
-                .to(to.parse().map_err(|e| format!("{e}"))?)
-                .subject(subject)
-                .header(lettre::message::header::ContentType::TEXT_PLAIN)
-                .body(body)
-                .map_err(|e| e.to_string())
-        })();
+        let built = plain_mail(&settings, &to, subject, body);
         let sent = match built {
             Ok(msg) => mailer
                 .send(msg)
@@ -570,15 +578,7 @@ async fn send_mail(state: &AppState, mailer: &Mailer, e: &Event, to: &str, token
         "{}\n\nOpen the game: {url}\n\n--\nNo more mails from this Muster server: {unsubscribe}\n",
         e.text()
     );
-    let built = (|| {
-        lettre::Message::builder()
-            .from(settings.mail_from.parse().map_err(|e| format!("{e}"))?)
-            .to(to.parse().map_err(|e| format!("{e}"))?)
-            .subject(subject)
-            .header(lettre::message::header::ContentType::TEXT_PLAIN)
-            .body(body)
-            .map_err(|e| e.to_string())
-    })();
+    let built = plain_mail(settings, to, subject, body);
     let msg = match built {
         Ok(m) => m,
         Err(err) => {

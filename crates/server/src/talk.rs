@@ -227,59 +227,47 @@ fn notify_of(state: &AppState, live: &Live, event: &Event) {
             );
         }
         Event::Ended(e) => {
-            let to = match e.reason.as_str() {
-                "resigned" => {
-                    let quitter = live
-                        .seats
-                        .iter()
-                        .find(|s| Some(&s.side) == e.side.as_ref())
-                        .and_then(|s| s.user_id.as_deref());
-                    seated_accounts(live, quitter)
+            let seat = e.side.as_deref().and_then(|side| seat_of(live, side));
+            let (to, result) = match (e.reason.as_str(), &e.side) {
+                ("resigned", Some(side)) => {
+                    let name = seat
+                        .and_then(|s| s.user_name.clone())
+                        .unwrap_or_else(|| format!("the {} player", side_title(side)));
+                    (
+                        seated_accounts(live, seat.and_then(|s| s.user_id.as_deref())),
+                        format!("{name} resigned{}", wins(e.winner.as_deref())),
+                    )
                 }
                 // The draw offer is still in memory here (end_outside_rules removes it after).
-                "draw_agreed" => live
-                    .talk
-                    .offers
-                    .iter()
-                    .filter(|o| o.kind == OfferKind::Draw)
-                    .map(|o| o.from_user.clone())
-                    .collect(),
+                ("draw_agreed", _) => (
+                    live.talk
+                        .offers
+                        .iter()
+                        .filter(|o| o.kind == OfferKind::Draw)
+                        .map(|o| o.from_user.clone())
+                        .collect(),
+                    "the players agreed a draw".to_string(),
+                ),
                 // Other endings (a clock that ran out) are told by whoever ends the game
                 // (`clock::check` through `play::notify_game_over`), to every player.
-                _ => Vec::new(),
+                _ => return,
             };
-            tell(
-                to,
-                notify::Kind::GameOver {
-                    result: ending_result(live, e),
-                },
-            );
+            tell(to, notify::Kind::GameOver { result });
         }
         _ => {}
     }
 }
 
-/// An ending outside the rules in a few words, for a notification ("Ann resigned: the
-/// American side wins").
-fn ending_result(live: &Live, e: &Ended) -> String {
-    let win = e
-        .winner
-        .as_deref()
+/// The seat of `side`.
+fn seat_of<'a>(live: &'a Live, side: &str) -> Option<&'a crate::play::Seat> {
+    live.seats.iter().find(|s| s.side == side)
+}
+
+/// ": the American side wins" for a winner, nothing without one.
+fn wins(winner: Option<&str>) -> String {
+    winner
         .map(|w| format!(": the {} side wins", side_title(w)))
-        .unwrap_or_default();
-    match (e.reason.as_str(), &e.side) {
-        ("resigned", Some(side)) => {
-            let name = live
-                .seats
-                .iter()
-                .find(|s| &s.side == side)
-                .and_then(|s| s.user_name.clone())
-                .unwrap_or_else(|| format!("the {} player", side_title(side)));
-            format!("{name} resigned{win}")
-        }
-        ("draw_agreed", _) => "the players agreed a draw".to_string(),
-        (reason, _) => format!("it ended outside the rules ({reason}){win}"),
-    }
+        .unwrap_or_default()
 }
 
 /// Loads a game's talk (chat, offers, an ending outside the rules, its rematch).
@@ -344,32 +332,20 @@ pub fn side_title(side: &str) -> String {
 pub fn ending_text(live: &Live, e: &Ended) -> String {
     match (e.reason.as_str(), &e.side, &e.winner) {
         ("resigned", Some(side), winner) => {
-            let name = live
-                .seats
-                .iter()
-                .find(|s| &s.side == side)
+            let name = seat_of(live, side)
                 .and_then(|s| s.user_name.clone())
                 .unwrap_or_else(|| side_title(side));
-            let win = winner
-                .as_deref()
-                .map(|w| format!(": the {} side wins", side_title(w)))
-                .unwrap_or_default();
+            let win = wins(winner.as_deref());
             format!(
                 "{name} resigned for the {} side{win}. The game ended outside the rules, by the player's choice.",
                 side_title(side)
             )
         }
         ("time", Some(side), winner) => {
-            let name = live
-                .seats
-                .iter()
-                .find(|s| &s.side == side)
+            let name = seat_of(live, side)
                 .and_then(|s| s.user_name.clone())
                 .unwrap_or_else(|| side_title(side));
-            let win = winner
-                .as_deref()
-                .map(|w| format!(": the {} side wins", side_title(w)))
-                .unwrap_or_default();
+            let win = wins(winner.as_deref());
             let how = match live.clock.as_ref().map(|c| &c.control) {
                 Some(crate::clock::Control::Pace { days }) => format!(
                     "made no move within the {days} day{} of the pace",

@@ -81,23 +81,6 @@ fn reset_token(m: &Mail) -> String {
     link.rsplit('/').next().unwrap().to_string()
 }
 
-/// Plays the caller's decisions (the first legal action each time) until it is another side's.
-async fn play_turn(c: &Client, id: &str) {
-    let (_, mut g) = c.get(&format!("/api/games/{id}")).await;
-    while g["status"] == "active" && g["to_act"] == g["my_side"] {
-        let action = g["legal"][0]["action"].as_str().unwrap().to_string();
-        let (status, v) = c
-            .post(
-                &format!("/api/games/{id}/act"),
-                json!({"action": action, "version": g["version"]}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        g = v;
-    }
-    c.wait_my_turn(id).await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_address_is_confirmed_once_by_its_unexpired_link_and_only_a_confirmed_one_gets_mail() {
     for db in databases().await {
@@ -368,25 +351,13 @@ async fn reset_requests_from_one_address_are_limited() {
     }
 }
 
-/// Oriskany between Alice (British, who made it) and Bob (American, who joined): its id.
-async fn human_game(alice: &Client, bob: &Client) -> String {
-    let (status, v) = alice
-        .post("/api/games", json!({"game": "battles", "scenario": "oriskany", "side": "british", "opponent": "human"}))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    let id = v["id"].as_str().unwrap().to_string();
-    let (status, g) = bob.post(&format!("/api/games/{id}/join"), json!({})).await;
-    assert_eq!(status, StatusCode::OK, "{g}");
-    id
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deleted_account_cannot_log_in_its_games_stay_with_its_name_replaced() {
     for db in databases().await {
         let addr = server(&db).await;
         let alice = Client::signup(addr, "alice").await;
         let bob = Client::signup(addr, "bob").await;
-        let id = human_game(&alice, &bob).await;
+        let id = human_game(&alice, &bob).await.0;
         let game = format!("/api/games/{id}");
         let (status, v) = alice
             .post(&format!("{game}/chat"), json!({"text": "good luck"}))
@@ -498,17 +469,17 @@ async fn the_profile_lists_public_games_and_counts_results_per_game() {
         let alice = Client::signup(addr, "alice").await;
         let bob = Client::signup(addr, "bob").await;
         // Won: Bob resigns. Lost: Alice resigns. Drawn: a draw offered and accepted.
-        let won = human_game(&alice, &bob).await;
+        let won = human_game(&alice, &bob).await.0;
         let (status, v) = bob
             .post(&format!("/api/games/{won}/resign"), json!({}))
             .await;
         assert_eq!(status, StatusCode::OK, "{v}");
-        let lost = human_game(&alice, &bob).await;
+        let lost = human_game(&alice, &bob).await.0;
         let (status, v) = alice
             .post(&format!("/api/games/{lost}/resign"), json!({}))
             .await;
         assert_eq!(status, StatusCode::OK, "{v}");
-        let drawn = human_game(&alice, &bob).await;
+        let drawn = human_game(&alice, &bob).await.0;
         let (status, v) = alice
             .post(
                 &format!("/api/games/{drawn}/offers"),
@@ -524,7 +495,7 @@ async fn the_profile_lists_public_games_and_counts_results_per_game() {
             )
             .await;
         assert_eq!(status, StatusCode::OK, "{v}");
-        let live = human_game(&alice, &bob).await;
+        let live = human_game(&alice, &bob).await.0;
         let (status, v) = alice
             .post("/api/games", json!({"game": "battles", "scenario": "oriskany", "side": "british", "opponent": "human"}))
             .await;

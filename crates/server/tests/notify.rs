@@ -36,22 +36,9 @@ async fn mail_server(db: &str, smtp_port: u16) -> (std::net::SocketAddr, Arc<Ato
     (addr, clock)
 }
 
-/// Plays the caller's decisions (the first legal action each time) until it is another
-/// side's, then waits until it is the caller's again.
+/// [`common::play_turn`], checking that the game goes on.
 async fn play_turn(c: &Client, id: &str) {
-    let (_, mut g) = c.get(&format!("/api/games/{id}")).await;
-    while g["status"] == "active" && g["to_act"] == g["my_side"] {
-        let action = g["legal"][0]["action"].as_str().unwrap().to_string();
-        let (status, v) = c
-            .post(
-                &format!("/api/games/{id}/act"),
-                json!({"action": action, "version": g["version"]}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        g = v;
-    }
-    let g = c.wait_my_turn(id).await;
+    let g = common::play_turn(c, id).await;
     assert_eq!(
         g["status"], "active",
         "the game ended too soon for this test"
@@ -439,14 +426,8 @@ async fn chat_offers_endings_and_rematches_notify_the_players_they_concern_and_n
             rx.push(calls);
         }
         let (mut to_alice, mut to_bob) = (rx.remove(0), rx.remove(0));
-        let (status, v) = alice
-            .post("/api/games", json!({"game": "battles", "scenario": "oriskany", "side": "british", "opponent": "human"}))
-            .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        let id = v["id"].as_str().unwrap().to_string();
+        let (id, _) = human_game(&alice, &bob).await;
         let path = format!("/api/games/{id}");
-        let (status, g) = bob.post(&format!("{path}/join"), json!({})).await;
-        assert_eq!(status, StatusCode::OK, "{g}");
         let quiet = Duration::from_millis(700);
 
         // Chat in the players' channel tells the other player, not the author; the

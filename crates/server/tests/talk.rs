@@ -17,13 +17,7 @@ use std::net::SocketAddr;
 async fn alice_and_bob(addr: SocketAddr) -> (Client, Client, String) {
     let alice = Client::signup(addr, "alice").await;
     let bob = Client::signup(addr, "bob").await;
-    let (status, v) = alice
-        .post("/api/games", json!({"game": "battles", "scenario": "oriskany", "side": "british", "opponent": "human"}))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    let id = v["id"].as_str().unwrap().to_string();
-    let (status, g) = bob.post(&format!("/api/games/{id}/join"), json!({})).await;
-    assert_eq!(status, StatusCode::OK, "{g}");
+    let (id, g) = human_game(&alice, &bob).await;
     assert_eq!(g["my_side"], "american");
     assert_eq!(g["to_act"], "american");
     (alice, bob, format!("/api/games/{id}"))

@@ -413,3 +413,34 @@ pub async fn confirm_email(
     let (_, v) = client.get("/api/account/notifications").await;
     assert_eq!(v["email_confirmed"], true, "{v}");
 }
+
+/// Plays the caller's decisions (the first legal action each time) until it is another
+/// side's, then waits until it is the caller's again: the game as it then stands.
+pub async fn play_turn(c: &Client, id: &str) -> Value {
+    let (_, mut g) = c.get(&format!("/api/games/{id}")).await;
+    while g["status"] == "active" && g["to_act"] == g["my_side"] {
+        let action = g["legal"][0]["action"].as_str().unwrap().to_string();
+        let (status, v) = c
+            .post(
+                &format!("/api/games/{id}/act"),
+                json!({"action": action, "version": g["version"]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        g = v;
+    }
+    c.wait_my_turn(id).await
+}
+
+/// Oriskany between `alice` (British, who made it) and `bob` (American, who joined): its id
+/// and Bob's answer to joining.
+pub async fn human_game(alice: &Client, bob: &Client) -> (String, Value) {
+    let (status, v) = alice
+        .post("/api/games", json!({"game": "battles", "scenario": "oriskany", "side": "british", "opponent": "human"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let (status, g) = bob.post(&format!("/api/games/{id}/join"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{g}");
+    (id, g)
+}
