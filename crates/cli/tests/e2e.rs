@@ -2059,6 +2059,11 @@ async fn a_clock_chosen_in_the_form_is_shown_beside_the_seats_and_counts_down() 
         if !(secs(&after) < secs(&before) && secs(&before) <= 300) {
             return Err(format!("the running clock went from {before:?} to {after:?}"));
         }
+        let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+        screenshot(&page, &shots.join("clock-desktop.png")).await?;
+        page.execute(SetDeviceMetricsOverrideParams::new(390, 844, 2.0, true)).await.map_err(|e| format!("phone emulation: {e}"))?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        screenshot(&page, &shots.join("clock-phone.png")).await?;
         Ok(())
     })
     .await;
