@@ -54,10 +54,9 @@ impl Level {
 
     /// The fixed rating of this level on the Glicko-2 scale (1500 = an average new player),
     /// against which games with a bot are rated in the separate bots pool (issue 16 §6).
-    /// Provisional until `muster ladder` measures the levels against one another (issue 18):
-    /// each step is the rating gap that the ladder's target win rate of 65% implies
-    /// (≈ 108 points); the measured figures replace these and are recorded in
-    /// docs/performance.md.
+    /// Provisional guesses until `muster ladder` measures the levels against one another
+    /// (issue 18; easy beat random 87% in the one ladder run so far, about 330 points); the
+    /// measured figures replace these and are recorded in docs/performance.md.
     pub fn rating(self) -> f64 {
         match self {
             Level::Random => 1000.0,
