@@ -813,6 +813,28 @@ fn replay_of_a_record_reproduces_the_position_byte_for_byte() {
     e.finish();
 }
 
+/// A record the play server wrote carries its time control and how the game ended outside
+/// the rules (docs/protocol.md §9): the engine accepts both and replays the actions alone.
+#[test]
+fn replay_accepts_a_servers_record_with_its_time_control_and_ending() {
+    let mut e = Engine::start();
+    let s = e.new_game("oriskany", 5);
+    e.play(s, 12, 0);
+    let position = e.position_line();
+    let mut record = e.record();
+    record["time"] = json!({"kind": "pace", "days": 3});
+    record["ended"] = json!({"reason": "time", "side": "american", "winner": "british"});
+    let mut fresh = Engine::start();
+    fresh.ok(json!({"cmd": "replay", "record": record.clone()}));
+    assert_eq!(fresh.position_line(), position);
+    // A time control that is not one is a bad record, and the game in the engine stays.
+    record["time"] = json!({"kind": "pace", "days": 3, "hours": 1});
+    fresh.error(json!({"cmd": "replay", "record": record}), "bad_record");
+    assert_eq!(fresh.position_line(), position);
+    fresh.finish();
+    e.finish();
+}
+
 #[test]
 fn a_whole_game_ends_with_an_outcome_and_replays_to_the_same_end() {
     for (scenario, seed) in [("oriskany", 3), ("freemans-farm", 3)] {

@@ -32,20 +32,61 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<Value>,
     pub actions: Vec<RecordedAction>,
-    /// How the game ended outside the rules, when it did: a resignation or an agreed draw
-    /// (the play server's, docs/server.md "Ending, offering, withdrawing"). Replay ignores it:
-    /// the actions reproduce the position, and this says why play stopped there.
+    /// The time control the game was played under, when it had one (the play server's,
+    /// docs/server.md "Time controls"). Replay ignores it: no rule reads a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<TimeControl>,
+    /// How the game ended outside the rules, when it did: a resignation, an agreed draw or a
+    /// side out of time (the play server's, docs/server.md "Ending, offering, withdrawing").
+    /// Replay ignores it: the actions reproduce the position, and this says why play stopped
+    /// there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<Ended>,
+}
+
+/// A time control (none is its absence): a pace, or a clock with an increment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum TimeControl {
+    /// Every decision within `days` days (the time left is reset when a side's turn starts).
+    Pace { days: i64 },
+    /// `initial_minutes` for the whole game per side, `increment_minutes` added after each
+    /// decision the side hands over.
+    Clock {
+        initial_minutes: i64,
+        increment_minutes: i64,
+    },
+}
+
+impl TimeControl {
+    /// The seconds a side starts with (a clock), or each decision starts with (a pace).
+    pub fn budget(&self) -> i64 {
+        match self {
+            TimeControl::Pace { days } => days * 24 * 3600,
+            TimeControl::Clock {
+                initial_minutes, ..
+            } => initial_minutes * 60,
+        }
+    }
+
+    /// The seconds added to a side's time when it hands the decision over.
+    pub fn increment(&self) -> i64 {
+        match self {
+            TimeControl::Pace { .. } => 0,
+            TimeControl::Clock {
+                increment_minutes, ..
+            } => increment_minutes * 60,
+        }
+    }
 }
 
 /// An ending outside the rules: the engine's state is unchanged by it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ended {
-    /// `"resigned"` or `"draw_agreed"`.
+    /// `"resigned"`, `"draw_agreed"` or `"time"`.
     pub reason: String,
-    /// The side that resigned (absent for an agreed draw).
+    /// The side that resigned, or ran out of time (absent for an agreed draw).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
     /// The side that wins by it (absent for an agreed draw).

@@ -100,6 +100,7 @@ impl<G: Game> Session<G> {
             seed: Some(seed),
             start: None,
             actions: Vec::new(),
+            time: None,
             ended: None,
         };
         Ok(Self {
@@ -155,6 +156,7 @@ impl<G: Game> Session<G> {
             seed: None,
             start: Some(state_json(&state)?),
             actions: Vec::new(),
+            time: None,
             ended: None,
         };
         Ok(Self {

@@ -204,10 +204,6 @@ pub async fn get_account(
     })))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Empty {}
-
 /// `POST /api/account/confirm`: mails a new confirmation link for the account's address.
 pub async fn resend_confirmation(
     State(state): State<AppState>,
@@ -216,9 +212,7 @@ pub async fn resend_confirmation(
     Body(body): Body,
 ) -> ApiResult<Json<Value>> {
     check_csrf(&headers)?;
-    if !body.is_empty() {
-        let _: Empty = parse_body(&body)?;
-    }
+    crate::parse_empty(&body)?;
     let a = notify::load(&state, &user.id).await?;
     let Some(email) = a.email.clone() else {
         return Err(ApiError::new(

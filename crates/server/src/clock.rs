@@ -47,40 +47,8 @@ pub const REMIND_BEFORE: i64 = 24 * 3600;
 
 const DAY: i64 = 24 * 3600;
 
-/// The time control chosen at creation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum Control {
-    /// Every decision within `days` days (the time left is reset when a side's turn starts).
-    Pace { days: i64 },
-    /// `initial_minutes` for the whole game per side, `increment_minutes` added after each
-    /// decision the side hands over.
-    Clock {
-        initial_minutes: i64,
-        increment_minutes: i64,
-    },
-}
-
-impl Control {
-    /// The seconds a side starts with (a clock), or each decision starts with (a pace).
-    pub fn budget(&self) -> i64 {
-        match self {
-            Control::Pace { days } => days * DAY,
-            Control::Clock {
-                initial_minutes, ..
-            } => initial_minutes * 60,
-        }
-    }
-
-    fn increment(&self) -> i64 {
-        match self {
-            Control::Pace { .. } => 0,
-            Control::Clock {
-                increment_minutes, ..
-            } => increment_minutes * 60,
-        }
-    }
-}
+/// The time control chosen at creation (kept in the game's record too).
+pub use muster_core::record::TimeControl as Control;
 
 fn bad(m: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_time_control", m)
@@ -271,6 +239,18 @@ impl Clocks {
         true
     }
 
+    /// The running side's clock, stopped by a vacation that was ended early (at `ends`, no
+    /// later than `now`), starts again at that end: the time it had left when the vacation
+    /// began is left to it then. Whether it changed anything.
+    pub fn cut_vacation(&mut self, ends: i64, now: i64) -> bool {
+        // Only a vacation sets a start later than now.
+        if self.running.is_none() || self.since <= now || ends > now {
+            return false;
+        }
+        self.since = ends;
+        true
+    }
+
     /// As views show it: the control, the seconds left per side at `now`, who runs, the
     /// server's time, and when a clock stopped by a vacation starts again.
     pub fn json(&self, now: i64) -> Value {
@@ -369,7 +349,7 @@ pub async fn check(state: &AppState, l: &mut Live) -> ApiResult<()> {
         if let Some((starts, ends)) = user.and_then(|u| state.vacations.get(&u))
             && starts <= now
         {
-            moved = c.apply_vacation(starts, ends);
+            moved = c.apply_vacation(starts, ends) || c.cut_vacation(ends, now);
         }
     }
     if let (Some(side), Some(at)) = (c.running.clone(), c.expires_at())
@@ -574,7 +554,8 @@ async fn vacation_used(state: &AppState, user: &str, now: i64) -> ApiResult<(i64
     let mut running = None;
     for r in &rows {
         let (starts, ends): (i64, i64) = (r.try_get(0)?, r.try_get(1)?);
-        days += (ends - starts) / DAY;
+        // A vacation ended early counts the days it began.
+        days += (ends - starts + DAY - 1) / DAY;
         if starts <= now && ends > now {
             running = Some(ends);
         }
@@ -647,32 +628,83 @@ pub async fn vacation(
     state
         .db
         .write(vec![Stmt::new(
-            "INSERT INTO vacations (user_id, starts, ends) VALUES ($1, $2, $3)",
+            // A vacation ended early in this same second is replaced.
+            "INSERT INTO vacations (user_id, starts, ends) VALUES ($1, $2, $3) ON CONFLICT (user_id, starts) DO UPDATE SET ends = excluded.ends",
             vec![(&user.id).into(), now.into(), ends.into()],
         )])
         .await?;
     state.vacations.set(&user.id, now, ends);
     // The caller's running clocks stop now (a game that cannot be checked now is checked on
     // its next access or by the watch, which applies the vacation from its start).
+    check_games_of(&state, &user.id, "stop").await?;
+    Ok(Json(vacation_json(used + days, Some(ends))))
+}
+
+/// Checks the clocks of every active, timed game `user` plays now (after a vacation began or
+/// ended); a game that cannot be checked now is checked on its next access or by the watch.
+async fn check_games_of(state: &AppState, user: &str, what: &str) -> ApiResult<()> {
     let games = sqlx::query(
         "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = $1 AND g.status = 'active' AND g.clock IS NOT NULL",
     )
-    .bind(&user.id)
+    .bind(user)
     .fetch_all(&state.db.pool)
     .await?;
     for r in &games {
         let id: String = r.try_get(0)?;
-        if let Ok(g) = live(&state, &id).await {
+        if let Ok(g) = live(state, &id).await {
             let mut l = g.lock().await;
-            if let Err(e) = check(&state, &mut l).await {
+            if let Err(e) = check(state, &mut l).await {
                 eprintln!(
-                    "muster serve: game {id}: a vacation could not stop its clock now: {}",
+                    "muster serve: game {id}: a vacation could not {what} its clock now: {}",
                     e.message
                 );
             }
         }
     }
-    Ok(Json(vacation_json(used + days, Some(ends))))
+    Ok(())
+}
+
+/// `POST /api/account/vacation/end` (body empty or `{}`): the caller's vacation ends now,
+/// before its time. Every clock it stopped starts again now with the time it had left when
+/// the vacation began; the days counted are the days it began. → as `GET`.
+pub async fn end_vacation(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    RequireUser(user): RequireUser,
+    Body(body): Body,
+) -> ApiResult<Json<Value>> {
+    check_csrf(&headers)?;
+    crate::parse_empty(&body)?;
+    let now = now(&state);
+    let running = sqlx::query(
+        "SELECT starts, ends FROM vacations WHERE user_id = $1 AND starts <= $2 AND ends > $2",
+    )
+    .bind(&user.id)
+    .bind(now)
+    .fetch_optional(&state.db.pool)
+    .await?;
+    let Some(r) = running else {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "not_on_vacation",
+            "no vacation of yours runs now",
+        ));
+    };
+    let (starts, ends): (i64, i64) = (r.try_get(0)?, r.try_get(1)?);
+    state
+        .db
+        .write(vec![
+            Stmt::new(
+                "UPDATE vacations SET ends = $1 WHERE user_id = $2 AND starts = $3 AND ends = $4",
+                vec![now.into(), (&user.id).into(), starts.into(), ends.into()],
+            )
+            .expect_rows(1, "stale"),
+        ])
+        .await?;
+    state.vacations.set(&user.id, starts, now);
+    check_games_of(&state, &user.id, "restart").await?;
+    let (used, until) = vacation_used(&state, &user.id, now).await?;
+    Ok(Json(vacation_json(used, until)))
 }
 
 #[cfg(test)]

@@ -204,6 +204,18 @@ pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> ApiResult<T> {
         .map_err(|e| ApiError::bad_request(format!("malformed JSON body: {e}")))
 }
 
+/// Reads a body that must be empty or `{}` (routes that take no members): anything else is
+/// a clear 400.
+pub fn parse_empty(body: &[u8]) -> ApiResult<()> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Empty {}
+    if !body.is_empty() {
+        let _: Empty = parse_body(body)?;
+    }
+    Ok(())
+}
+
 /// Opens the database and builds the shared state.
 pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<AppState, String> {
     let db = db::open(&config.database, config.sync)
@@ -272,6 +284,7 @@ pub fn app(state: AppState) -> Router {
             "/api/account/vacation",
             get(clock::get_vacation).post(clock::vacation),
         )
+        .route("/api/account/vacation/end", post(clock::end_vacation))
         .route("/api/catalog", get(web::catalog))
         .route("/api/lobby", get(play::lobby))
         .route("/api/games", post(play::create))

@@ -137,9 +137,7 @@ pub async fn resign(
     Body(body): Body,
 ) -> ApiResult<Json<Value>> {
     check_csrf(&headers)?;
-    if !body.is_empty() {
-        let _: Empty = parse_body(&body)?;
-    }
+    crate::parse_empty(&body)?;
     let live = live(&state, &id).await?;
     let mut l = live.lock().await;
     let side = seat(&l, &user)?;
@@ -153,10 +151,6 @@ pub async fn resign(
     Ok(Json(l.json_for(Some(&user), 0)?))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Empty {}
-
 /// `POST /api/games/{id}/withdraw`: the creator takes back an open game before anyone joined;
 /// it leaves the lobby (status `withdrawn`) and can no longer be joined. → `{"ok": true}`.
 pub async fn withdraw(
@@ -167,9 +161,7 @@ pub async fn withdraw(
     Body(body): Body,
 ) -> ApiResult<Json<Value>> {
     check_csrf(&headers)?;
-    if !body.is_empty() {
-        let _: Empty = parse_body(&body)?;
-    }
+    crate::parse_empty(&body)?;
     withdraw_game(&state, &id, &user).await?;
     Ok(Json(json!({"ok": true})))
 }

@@ -1359,6 +1359,7 @@ pub async fn record(
         ));
     }
     let mut record = l.m.record();
+    record.time = l.clock.as_ref().map(|c| c.control.clone());
     record.ended = l.talk.ended.clone();
     Ok(Json(
         serde_json::to_value(record).map_err(ApiError::internal)?,

@@ -263,6 +263,18 @@ async fn a_side_whose_time_runs_out_loses_on_time_in_the_record_and_the_log() {
             json!({"reason": "time", "side": "american", "winner": "british"}),
             "{db}"
         );
+        // The record keeps the time control it was played under, and reads back (as the CLI
+        // reads a record) to the same JSON, replaying to the position the game stopped at.
+        assert_eq!(
+            record["time"],
+            json!({"kind": "clock", "initial_minutes": 10, "increment_minutes": 0}),
+            "{db}"
+        );
+        let read: muster_core::Record = serde_json::from_value(record.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&read).unwrap(), record, "{db}");
+        let replayed = registry().replay(&read).unwrap();
+        assert_eq!(replayed.to_act().as_deref(), Some("american"), "{db}");
+        assert!(replayed.outcome().is_none(), "{db}");
         // The lobby says who won.
         let (_, lobby) = alice.get("/api/lobby").await;
         assert_eq!(lobby["finished"][0]["winner"], "british", "{db}");
@@ -379,8 +391,9 @@ async fn a_reminder_goes_once_per_turn_before_the_time_runs_out() {
             .await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["events"]["time_running_out"], true, "{db}: on by default");
-        // 46 minutes into Bob's hour: more than a quarter of it left, no reminder.
+        // 44 minutes into Bob's hour: more than a quarter of it left, no reminder.
         clock.store(T0 + 44 * 60, Ordering::Relaxed);
+        let (_, before) = bob.get(&path).await;
         assert!(
             next_call(&mut calls, "time_running_out", Duration::from_millis(2500))
                 .await
@@ -408,6 +421,25 @@ async fn a_reminder_goes_once_per_turn_before_the_time_runs_out() {
                 .is_none(),
             "{db}: a second reminder in one turn"
         );
+        // The reminder changes nothing a client is shown (docs/server.md, "Reminder"): the
+        // version stands, the clock reads as before but for the time, and a move made from
+        // the version before it is not stale.
+        assert_eq!(g["version"], before["version"], "{db}");
+        let shown = |g: &Value| {
+            let mut c = g["clock"].clone();
+            c["now"] = Value::Null;
+            c["left"]["american"] = Value::Null;
+            c
+        };
+        assert_eq!(shown(&g), shown(&before), "{db}");
+        let action = before["legal"][0]["action"].as_str().unwrap();
+        let (status, v) = bob
+            .post(
+                &format!("{path}/act"),
+                json!({"action": action, "version": before["version"]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{db}: {v}");
         // Switched off, none comes in the next turn either.
         let (status, _) = bob
             .post(
@@ -416,7 +448,9 @@ async fn a_reminder_goes_once_per_turn_before_the_time_runs_out() {
             )
             .await;
         assert_eq!(status, StatusCode::OK);
-        hand_over(&bob, &path).await;
+        if v["to_act"] == "american" {
+            hand_over(&bob, &path).await;
+        }
         hand_over(&alice, &path).await;
         // Ten minutes left to Bob: a reminder would be due at once.
         clock.store(T0 + 51 * 60, Ordering::Relaxed);
@@ -494,6 +528,84 @@ async fn a_vacation_stops_the_clocks_of_the_players_games_within_the_yearly_boun
         let (_, g) = bob.get(&path).await;
         assert_eq!(g["status"], "finished", "{db}");
         assert_eq!(g["clock"]["expired_at"], ends + 50 * 60, "{db}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vacation_ended_early_starts_the_clocks_again_with_the_time_they_had_left() {
+    for db in databases().await {
+        let clock = Arc::new(AtomicI64::new(T0));
+        let (addr, _) = clocked_server(&db, &clock).await;
+        let (alice, bob, path) = alice_and_bob(
+            addr,
+            json!({"kind": "clock", "initial_minutes": 60, "increment_minutes": 0}),
+        )
+        .await;
+        // No vacation runs: ending one is refused, and nothing is stored.
+        let (status, v) = bob.post("/api/account/vacation/end", json!({})).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{db}: {v}");
+        assert_eq!(kind(&v), "not_on_vacation", "{db}");
+        clock.store(T0 + 600, Ordering::Relaxed);
+        let (status, v) = bob.post("/api/account/vacation", json!({"days": 20})).await;
+        assert_eq!(status, StatusCode::OK, "{db}: {v}");
+        let (_, stopped) = bob.get(&path).await;
+        assert_eq!(
+            stopped["clock"]["left"]["american"], 3000,
+            "{db}: {stopped}"
+        );
+        // Refusals while it runs change nothing: a stranger (nobody logged in), no CSRF
+        // token, a body with members.
+        let anon = Client::new(addr).await;
+        let (status, _) = anon.post("/api/account/vacation/end", json!({})).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{db}");
+        let (status, v) = bob
+            .post_raw("/api/account/vacation/end", b"{}".to_vec(), None)
+            .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{db}: {v}");
+        let (status, v) = bob
+            .post("/api/account/vacation/end", json!({"now": true}))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{db}: {v}");
+        let (_, v) = bob.get("/api/account/vacation").await;
+        assert_eq!(v["on_vacation_until"], T0 + 600 + 20 * DAY, "{db}: {v}");
+        // Two days and an hour on, Bob comes back early.
+        let back = T0 + 2 * DAY + 3600;
+        clock.store(back, Ordering::Relaxed);
+        let (status, v) = bob.post("/api/account/vacation/end", json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{db}: {v}");
+        assert!(v["on_vacation_until"].is_null(), "{db}: {v}");
+        // The days it began count: three (two days and an hour less ten minutes).
+        assert_eq!(v["days_used"], 3, "{db}: {v}");
+        assert_eq!(v["days_left"], 27, "{db}");
+        let (_, g) = alice.get(&path).await;
+        assert_eq!(g["clock"]["left"]["american"], 3000, "{db}: {g}");
+        assert_eq!(g["clock"]["running"], "american", "{db}");
+        assert!(g["clock"]["resumes"].is_null(), "{db}: {g}");
+        assert_eq!(g["clock"]["expires"], back + 3000, "{db}: {g}");
+        // A change the players see: the game's version moved on.
+        assert!(
+            g["version"].as_i64() > stopped["version"].as_i64(),
+            "{db}: {g}"
+        );
+        // From now on it runs: 40 minutes later 10 are left; past them the game is lost.
+        clock.store(back + 40 * 60, Ordering::Relaxed);
+        let (_, g) = bob.get(&path).await;
+        assert_eq!(g["clock"]["left"]["american"], 600, "{db}: {g}");
+        let (status, v) = bob.post("/api/account/vacation/end", json!({})).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{db}: {v}");
+        assert_eq!(kind(&v), "not_on_vacation", "{db}");
+        // Another vacation may start at once, and again in the second one ended.
+        let later = back + 40 * 60;
+        let (status, v) = bob.post("/api/account/vacation", json!({"days": 1})).await;
+        assert_eq!(status, StatusCode::OK, "{db}: {v}");
+        let (status, v) = bob.post("/api/account/vacation/end", json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{db}: {v}");
+        let (status, v) = bob.post("/api/account/vacation", json!({"days": 1})).await;
+        assert_eq!(status, StatusCode::OK, "{db}: {v}");
+        assert_eq!(v["on_vacation_until"], later + DAY, "{db}: {v}");
+        let (_, g) = alice.get(&path).await;
+        assert_eq!(g["clock"]["left"]["american"], 600, "{db}: {g}");
+        assert_eq!(g["clock"]["resumes"], later + DAY, "{db}: {g}");
     }
 }
 
