@@ -29,7 +29,11 @@ fn params(q: Option<&str>, names: &[&str]) -> ApiResult<HashMap<String, String>>
         if !names.contains(&k.as_ref()) || found.contains_key(k.as_ref()) {
             return Err(ApiError::bad_request(format!(
                 "unknown or repeated query parameter {k:?} (this address takes {})",
-                names.join(", ")
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
             )));
         }
         found.insert(k.into_owned(), v.into_owned());
@@ -348,7 +352,12 @@ fn seat_json(side: String, name: Option<String>, bot: Option<String>) -> Value {
 
 /// `GET /api/games/live`: the games being played now, the latest move first, with their
 /// spectator counts.
-pub async fn live_games(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+pub async fn live_games(
+    State(state): State<AppState>,
+    RawQuery(q): RawQuery,
+) -> ApiResult<Json<Value>> {
+    // It takes no parameters: any is refused rather than silently ignored.
+    params(q.as_deref(), &[])?;
     let rows = sqlx::query(
         "SELECT g.id, g.game, g.scenario, g.version, g.to_act, g.updated,
                 (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id),

@@ -270,6 +270,41 @@ async fn webhook_gets_the_event_payload_and_is_retried_after_a_failed_answer() {
     }
 }
 
+/// A hook that never answers is cut at the timeout and called again, three calls in all
+/// (`hook_tries`), each with the same payload; then it is given up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_that_hangs_is_cut_at_its_timeout_tried_three_times_then_given_up() {
+    for db in databases().await {
+        let (port, mut calls) = hook_receiver(0, Duration::from_secs(60)).await;
+        let addr = hook_server(&db, Duration::from_millis(300)).await;
+        let erin = Client::signup(addr, "erin").await;
+        erin.post(
+            "/api/account/notifications",
+            json!({"webhook": format!("http://127.0.0.1:{port}/hook")}),
+        )
+        .await;
+        let id = erin.game_vs_bot("freemans-farm", "british", "random").await;
+        let mut got = Vec::new();
+        for _ in 0..3 {
+            let call = tokio::time::timeout(Duration::from_secs(10), calls.recv())
+                .await
+                .unwrap_or_else(|_| panic!("{db}: only {} calls", got.len()))
+                .unwrap();
+            got.push(call);
+        }
+        assert!(got.iter().all(|c| c == &got[0]), "{db}: {got:?}");
+        assert_eq!(got[0]["event"], "your_turn", "{db}");
+        assert_eq!(got[0]["game"], id.as_str(), "{db}");
+        // Given up after the third: no fourth call (nothing else happens in the game).
+        assert!(
+            tokio::time::timeout(Duration::from_secs(2), calls.recv())
+                .await
+                .is_err(),
+            "{db}: a fourth call"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_webhook_that_never_answers_does_not_slow_moves() {
     for db in databases().await {
