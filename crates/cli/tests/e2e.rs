@@ -2060,10 +2060,36 @@ async fn a_clock_chosen_in_the_form_is_shown_beside_the_seats_and_counts_down() 
             return Err(format!("the running clock went from {before:?} to {after:?}"));
         }
         let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+        // On a laptop the seats are beside the board: the prompt bar repeats no clock.
+        let bar_shown = r##"(() => { const b = document.querySelector("#clock-bar"); return !!b && b.getClientRects().length > 0; })()"##;
+        if eval::<bool>(&page, bar_shown).await? {
+            return Err("the prompt bar shows the clocks beside the seats' at 1366 px".into());
+        }
         screenshot(&page, &shots.join("clock-desktop.png")).await?;
         page.execute(SetDeviceMetricsOverrideParams::new(390, 844, 2.0, true)).await.map_err(|e| format!("phone emulation: {e}"))?;
         tokio::time::sleep(Duration::from_millis(300)).await;
+        // On a phone the seats are below the board; the pinned prompt bar shows both clocks,
+        // the running one counting down, on screen also with the page scrolled down the board.
+        wait_for(&page, bar_shown, "the clocks in the prompt bar on a phone", 5).await?;
+        let in_bar: Vec<String> = eval(&page, r##"[...document.querySelectorAll("#clock-bar .clock")].map(e => e.textContent)"##).await?;
+        if in_bar.len() != 2 || in_bar.iter().any(|c| !c.contains(':')) {
+            return Err(format!("the prompt bar shows the clocks {in_bar:?}"));
+        }
         screenshot(&page, &shots.join("clock-phone.png")).await?;
+        let bar_running = r##"document.querySelector("#clock-bar .clock.running").textContent"##;
+        let first: String = eval(&page, bar_running).await?;
+        // Scrolled down the board (the bar is pinned over the play area, as the prompt is).
+        eval::<bool>(&page, "(window.scrollTo(0, 500), true)").await?;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let on_screen: bool = eval(&page, r##"(() => { const r = document.querySelector("#clock-bar .clock.running").getBoundingClientRect(); return window.scrollY > 100 && r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; })()"##).await?;
+        if !on_screen {
+            return Err("the running clock left the screen when the page scrolled".into());
+        }
+        let later: String = eval(&page, bar_running).await?;
+        if secs(&later) >= secs(&first) {
+            return Err(format!("the prompt bar's clock went from {first:?} to {later:?}"));
+        }
+        screenshot(&page, &shots.join("clock-phone-scrolled.png")).await?;
         Ok(())
     })
     .await;
@@ -2205,6 +2231,131 @@ async fn a_player_waiting_in_the_lobby_gets_a_browser_notification_when_it_becom
             return Err(format!("the notifications shown: {shown:?}"));
         }
         wait_for(&page, r##"document.querySelector("#turn-count") && document.querySelector("#turn-count").textContent === "1""##, "the lobby's count of games waiting", 15).await?;
+        Ok(())
+    })
+    .await;
+    r.unwrap();
+}
+
+/// Issue 16 §6: one account takes both seats (hot-seat, as `muster play --vs human`): the
+/// game starts at once, both seats read "(you)", and when the decision passes to the other
+/// side the page is still the player's turn, now for that side, and a decision is taken for
+/// it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_account_plays_both_sides_of_a_hot_seat_game_in_the_browser() {
+    let (dir, base) = test_server().await;
+    let r = with_page(&base, &dir.path().join("hotseat"), "hotseat", |page| async move {
+        sign_up(&page, "hotseat_player").await?;
+        open_new_game_form(&page).await?;
+        select(&page, "#new-game-game", "battles").await?;
+        select(&page, "#new-game-scenario", "oriskany").await?;
+        click(&page, r##"document.querySelector("#opp-self")"##, "Play both sides yourself").await?;
+        click(&page, r##"document.querySelector("#new-game-submit")"##, "Start the game").await?;
+        wait_for(&page, r##"location.hash.startsWith("#/game/") && document.body.dataset.state === "my-turn""##, "the hot-seat game, the player to decide", 30).await?;
+        let yours: usize = eval(&page, r##"[...document.querySelectorAll("#seats .seat-row")].filter(r => r.textContent.includes("(you)")).length"##).await?;
+        if yours != 2 {
+            return Err(format!("{yours} seats read \"(you)\", not both"));
+        }
+        let acting = r##"(document.querySelector("#seats .seat-row.to-act .badge") || {}).title || """##;
+        let first: String = eval(&page, acting).await?;
+        let mut play = Play::default();
+        let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e/hotseat-confirm.png");
+        let mut second = first.clone();
+        for _ in 0..120 {
+            wait_my_turn(&page).await?;
+            second = eval(&page, acting).await?;
+            if second != first {
+                break;
+            }
+            decide(&page, &mut play, false, &shot).await?;
+        }
+        if second == first || second.is_empty() {
+            return Err(format!("the decision never passed from {first:?} to the other side ({} decisions)", play.decisions));
+        }
+        // The other side's decision is the player's too: the page says so and takes it.
+        let st = wait_my_turn(&page).await?;
+        if st["state"] != "my-turn" {
+            return Err(format!("after the hand-over to {second:?} the page is {st}"));
+        }
+        let mine: String = eval(&page, r##"(document.querySelector("#seats .seat-row.mine.to-act .badge") || {}).title || """##).await?;
+        if mine != second {
+            return Err(format!("the side shown as the player's is {mine:?}, the side to act {second:?}"));
+        }
+        let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+        screenshot(&page, &shots.join("hotseat.png")).await?;
+        let before = play.decisions;
+        decide(&page, &mut play, false, &shot).await?;
+        if play.decisions != before + 1 {
+            return Err("no decision taken for the second side".into());
+        }
+        Ok(())
+    })
+    .await;
+    r.unwrap();
+}
+
+/// Issue 16 §4 in the browser: a player mutes the other player from the "mute" link beside
+/// a message (it disappears, and stays gone after a reload), hides the spectators' channel
+/// (its tab goes, and stays gone after a reload), and keeps a private notepad that a reload
+/// reads back. The other player and the spectator talk over HTTP.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_mutes_hides_the_spectators_and_keeps_notes_in_the_browser() {
+    let (dir, base) = test_server().await;
+    let b = base.clone();
+    let r = with_page(&base, &dir.path().join("talkprefs"), "talkprefs", |page| async move {
+        let mut bob = ApiPlayer::sign_up(&b, "prefs_bob").await?;
+        let made = bob
+            .post("/api/games", json!({"game": "battles", "scenario": "oriskany", "side": "american", "opponent": "human"}))
+            .await?;
+        let id = made["id"].as_str().ok_or("no game id")?.to_string();
+        let invite = made["invite"].as_str().ok_or("no invite")?.to_string();
+        sign_up(&page, "prefs_alice").await?;
+        eval::<bool>(&page, &format!("(location.hash = '#/join/{id}/{invite}', true)")).await?;
+        wait_for(&page, r##"document.body.dataset.state === "waiting" && document.querySelector("#chat-input")"##, "Alice seated", 30).await?;
+        let mut carol = ApiPlayer::sign_up(&b, "prefs_carol").await?;
+        carol.post(&format!("/api/games/{id}/chat"), json!({"text": "a spectator's word", "channel": "spectators"})).await?;
+        bob.post(&format!("/api/games/{id}/chat"), json!({"text": "a word from Bob"})).await?;
+        let has = |text: &str| format!(r##"[...document.querySelectorAll("#chat-list .chat-text")].some(e => e.textContent === {text:?})"##);
+        if let Err(e) = wait_for(&page, &has("a word from Bob"), "Bob's message", 15).await {
+            let seen: Value = eval(&page, &format!("fetch('/api/games/{id}/chat').then(r => r.json())")).await?;
+            let list: String = eval(&page, r##"document.querySelectorAll("#chat-list").length + " lists; " + document.querySelector("#chat-list").outerHTML + "; tab " + (document.querySelector("#talk-panel .tab.current, .talk .tab.current") || {}).id"##).await?;
+            return Err(format!("{e}; the chat as Alice reads it: {seen}; the list: {list}"));
+        }
+        // Mute Bob: his message goes, also after a reload.
+        let mute_bob = r##"(([...document.querySelectorAll("#chat-list .chat-msg")].find(m => m.textContent.includes("a word from Bob")) || document.createElement("i")).querySelector(".chat-mute"))"##;
+        if let Err(e) = wait_for(&page, mute_bob, "the mute link beside Bob's message", 10).await {
+            let list: String = eval(&page, r##"document.querySelector("#chat-list").outerHTML"##).await?;
+            return Err(format!("{e}; the list: {list}"));
+        }
+        click(&page, mute_bob, "mute beside Bob's message").await?;
+        wait_for(&page, &format!("!({})", has("a word from Bob")), "Bob's message hidden", 10).await?;
+        // The spectators' tab reads Carol; hidden, it goes.
+        click(&page, r##"document.querySelector("#talk-tab-spectators")"##, "the Spectators tab").await?;
+        wait_for(&page, &has("a spectator's word"), "Carol's message in the spectators' tab", 10).await?;
+        click(&page, r##"document.querySelector("#hide-spectators")"##, "hide spectators").await?;
+        wait_for(&page, r##"!document.querySelector("#talk-tab-spectators")"##, "the Spectators tab gone", 10).await?;
+        // A private note, saved.
+        click(&page, r##"document.querySelector("#talk-tab-notes")"##, "the Notes tab").await?;
+        type_into(&page, "#notes", "watch the ravine").await?;
+        click(&page, r##"document.querySelector("#notes-save")"##, "Save notes").await?;
+        let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+        screenshot(&page, &shots.join("talk-prefs.png")).await?;
+        wait_for(&page, r##"document.querySelector("#notes-state").textContent.length > 0"##, "the notes saved", 10).await?;
+        let notes = bob.get(&format!("/api/games/{id}/notes")).await?;
+        if notes["text"] != "" {
+            return Err(format!("Bob's notepad reads Alice's notes: {notes}"));
+        }
+        eval::<bool>(&page, "(location.reload(), true)").await?;
+        wait_for(&page, r##"document.body.dataset.state === "waiting" && document.querySelector("#chat-list")"##, "the game page again", 30).await?;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        if eval::<bool>(&page, &has("a word from Bob")).await? {
+            return Err("Bob's message is back after a reload".into());
+        }
+        if eval::<bool>(&page, r##"!!document.querySelector("#talk-tab-spectators")"##).await? {
+            return Err("the Spectators tab is back after a reload".into());
+        }
+        click(&page, r##"document.querySelector("#talk-tab-notes")"##, "the Notes tab").await?;
+        wait_for(&page, r##"document.querySelector("#notes").value === "watch the ravine""##, "the notes read back", 10).await?;
         Ok(())
     })
     .await;

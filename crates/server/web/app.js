@@ -1301,6 +1301,9 @@ async function gamePage(id) {
   );
   const banner = h("div", { class: "banner", id: "banner", hidden: true });
   const seats = h("div", { class: "seats-panel", id: "seats" });
+  // On a narrow screen the seats are below the board: the clocks are repeated in the pinned
+  // prompt bar, so that a player sees their time without scrolling (issue 16 §2).
+  const clockBar = h("div", { class: "clock-bar", id: "clock-bar", hidden: true, "aria-label": "Time left" });
   const tracks = h("div", { class: "tracks", id: "tracks" });
   const tracksBox = tracksPanel(tracks);
   const recentBox = h("section", { class: "recent", id: "recent", hidden: true, "aria-label": "What happened since your last decision" });
@@ -1324,7 +1327,7 @@ async function gamePage(id) {
     h(
       "div",
       { class: "game-page" },
-      h("section", { class: "play" }, h("div", { class: "promptbar", id: "promptbar" }, title, prompt, actions, draftBar, confirmBar, latest), banner, h("div", { class: "board-area" }, renderer ? zoom : null, boardWrap)),
+      h("section", { class: "play" }, h("div", { class: "promptbar", id: "promptbar" }, title, clockBar, prompt, actions, draftBar, confirmBar, latest), banner, h("div", { class: "board-area" }, renderer ? zoom : null, boardWrap)),
       h("aside", { class: "sidebar" }, seats, histBar, tracksBox, recentBox, h("div", { class: "tabs", role: "tablist" }, tabLog, tabRules, tabKeys), logPane, rulesPane, keysPane, talk.el),
     ),
   );
@@ -1822,6 +1825,21 @@ async function gamePage(id) {
         ),
       ),
     );
+    clockBar.hidden = !g.clock;
+    clockBar.replaceChildren(
+      ...(g.clock
+        ? g.seats.map((s) => {
+            const mine = s.side === g.my_side || (g.my_side && S.user && s.player === S.user.name);
+            const who = mine ? "You" : s.player || (s.bot ? "Computer" : "open seat");
+            return h(
+              "span",
+              { class: ["bar-seat", g.clock.running === s.side ? "running" : ""].join(" ") },
+              sideBadge(renderer, g.game, s.side, who),
+              h("span", { class: ["clock", g.clock.running === s.side ? "running" : ""].join(" "), dataset: { side: s.side }, title: "Time left" }),
+            );
+          })
+        : []),
+    );
     tickClocks();
   }
 
@@ -1833,7 +1851,7 @@ async function gamePage(id) {
     if (!P.clockSeen || P.clockSeen.clock !== c) P.clockSeen = { clock: c, at: Date.now() };
     const gone = Math.floor((Date.now() - P.clockSeen.at) / 1000);
     const serverNow = c.now + gone;
-    for (const el of $$(".clock", seats)) {
+    for (const el of [...$$(".clock", seats), ...$$(".clock", clockBar)]) {
       const side = el.dataset.side;
       let left = c.left[side] || 0;
       if (c.running === side && !(c.resumes && c.resumes > serverNow)) {
@@ -2363,6 +2381,8 @@ function talkPanel(ctx) {
     hideSpectators: localStorage.getItem("muster-hide-spectators") === "1",
     notes: null,
     notesSaved: "",
+    // Messages pushed while a reload is under way: its answer may have been read before them.
+    pushed: [],
   };
   const seated = () => !!ctx.game().my_side;
   const me = () => (S.user ? S.user.name : null);
@@ -2405,6 +2425,7 @@ function talkPanel(ctx) {
     }
   }
   function add(m) {
+    T.pushed.push(m);
     const held = T.messages[m.channel];
     if (held.some((x) => x.n === m.n)) return;
     held.push(m);
@@ -2489,12 +2510,20 @@ function talkPanel(ctx) {
   }
   async function reload() {
     const g = ctx.game();
-    const jobs = [api("GET", `/api/games/${eid}/chat?channel=spectators`).then((r) => (T.messages.spectators = r.messages))];
+    T.pushed = [];
+    // An answer read before a message the socket pushed meanwhile must not drop it.
+    const withPushed = (channel, messages) => {
+      const extra = T.pushed.filter((m) => m.channel === channel && !messages.some((x) => x.n === m.n));
+      return messages.concat(extra).sort((a, b) => a.n - b.n);
+    };
+    const jobs = [api("GET", `/api/games/${eid}/chat?channel=spectators`).then((r) => (T.messages.spectators = withPushed("spectators", r.messages)))];
     if (g.my_side) {
       jobs.push(
         api("GET", `/api/games/${eid}/chat?channel=players`).then((r) => {
-          T.messages.players = r.messages;
-          T.unread = r.unread || 0;
+          const all = withPushed("players", r.messages);
+          const extra = all.filter((m) => !r.messages.includes(m) && m.from !== me()).length;
+          T.messages.players = all;
+          T.unread = (r.unread || 0) + extra;
         }),
       );
       jobs.push(api("GET", `/api/games/${eid}/offers`).then(setOffers));
@@ -2881,10 +2910,29 @@ async function vacationPanel() {
     },
     h("h2", {}, "Vacation"),
     h("p", {}, until ? `On vacation until ${until}: your clocks are stopped.` : `${v.days_left} of ${v.days_per_year} days left in the last 365 days.`),
-    h("label", {}, "Days", days),
-    h("p", { class: "hint" }, "Starts now and stops the clocks of all your games until it ends."),
+    until ? null : h("label", {}, "Days", days),
+    h("p", { class: "hint" }, until ? "Ending it now starts your clocks again, each with the time it had left." : "Starts now and stops the clocks of all your games until it ends."),
     err,
-    submit,
+    until
+      ? h(
+          "button",
+          {
+            type: "button",
+            id: "vacation-end",
+            onclick: async () => {
+              err.textContent = "";
+              try {
+                await api("POST", "/api/account/vacation/end", {});
+                flash("Vacation ended: your clocks run again.");
+                accountPage();
+              } catch (e) {
+                err.textContent = e.message;
+              }
+            },
+          },
+          "End the vacation now",
+        )
+      : submit,
   );
 }
 
