@@ -422,3 +422,231 @@ fn dice_are_faces_and_counts_agree_in_real_games() {
     }
     assert!(rolls > 10, "too few rolls were seen ({rolls})");
 }
+
+/// From Boston to Concord, 6.4.2: units dropped off on the way are one line naming them all
+/// (not one line per counter), written when the group goes on, and before its march.
+#[test]
+fn a_concord_group_drop_off_is_one_log_line() {
+    let reg = registry();
+    let mut checked = 0;
+    for seed in 1..60u64 {
+        let mut m = reg
+            .new_match("concord", "standard", &Options::new(), seed)
+            .unwrap();
+        let mut dice = Dice::from_seed(seed);
+        // Random play, but a group on its way drops off two units when it can.
+        let mut done = false;
+        for _ in 0..2_000 {
+            let Some(side) = m.to_act() else { break };
+            let legal = m.legal();
+            let drops: Vec<String> = legal
+                .iter()
+                .filter(|l| l.action.starts_with("drop "))
+                .map(|l| l.action.clone())
+                .collect();
+            if drops.len() >= 3 {
+                let before = m.log(None).unwrap().len();
+                m.act(Some(&side), &drops[0]).unwrap();
+                let second = m
+                    .legal()
+                    .into_iter()
+                    .find(|l| l.action.starts_with("drop "))
+                    .expect("a second unit can be dropped off");
+                m.act(Some(&side), &second.action).unwrap();
+                assert_eq!(
+                    m.log(None).unwrap().len(),
+                    before,
+                    "dropping off writes nothing yet"
+                );
+                let on = m
+                    .legal()
+                    .into_iter()
+                    .find(|l| l.action.starts_with("to ") || l.action == "stop")
+                    .expect("the group goes on or stops");
+                m.act(Some(&side), &on.action).unwrap();
+                let log = m.log(None).unwrap();
+                let new: Vec<&LogEntry> = log[before..].iter().collect();
+                let stay: Vec<&&LogEntry> = new
+                    .iter()
+                    .filter(|e| e.text.contains(" behind in "))
+                    .collect();
+                assert_eq!(stay.len(), 1, "one line for the units left: {new:?}");
+                let line = &stay[0].text;
+                // Both units, like ones counted ("2 Regulars") or listed ("Regulars 3 and
+                // Smith"), with a plural verb.
+                assert!(
+                    line.contains(" stay behind in ")
+                        && (line.contains(" and ") || line.contains(": 2 ")),
+                    "the line names both units, with a plural verb: {line}"
+                );
+                assert_eq!(stay[0].section, "6.4.2");
+                assert!(
+                    std::ptr::eq(*stay[0], new[0]),
+                    "the drop-off is told before what follows: {new:?}"
+                );
+                done = true;
+                break;
+            }
+            let pick = dice.below(legal.len() as u32) as usize;
+            m.act(Some(&side), &legal[pick].action).unwrap();
+        }
+        if done {
+            checked += 1;
+            if checked >= 3 {
+                break;
+            }
+        }
+    }
+    assert!(checked >= 1, "no game reached a drop-off of two units");
+}
+
+/// Supply Lines, 13.4: the player who concedes reads it as their own act, the other player
+/// as the opponent's; the line for everybody and the outcome's reason read right to both
+/// players and to spectators (neither says "the other player" nor names the reader in the
+/// third person).
+#[test]
+fn a_supply_lines_concession_reads_as_their_own_act_to_the_player_who_conceded() {
+    let reg = registry();
+    let mut m = reg
+        .new_match("supply-lines", "standard", &Options::new(), 5)
+        .unwrap();
+    let mut dice = Dice::from_seed(5);
+    let mut conceded = None;
+    for _ in 0..3_000 {
+        let Some(side) = m.to_act() else { break };
+        let legal = m.legal();
+        if side == "crown" && legal.iter().any(|l| l.action == "concede") {
+            m.act(Some(&side), "concede").unwrap();
+            conceded = Some(side);
+            break;
+        }
+        let others: Vec<_> = legal.iter().filter(|l| l.action != "concede").collect();
+        let pick = dice.below(others.len() as u32) as usize;
+        m.act(Some(&side), &others[pick].action.clone()).unwrap();
+    }
+    assert_eq!(conceded.as_deref(), Some("crown"), "the Crown conceded");
+    let tail = |viewer: Option<&str>| -> Vec<String> {
+        let log = m.log(viewer).unwrap();
+        log.iter()
+            .rev()
+            .take_while(|e| e.section == "13.4")
+            .map(|e| e.text.clone())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect()
+    };
+    let crown = tail(Some("crown"));
+    let patriot = tail(Some("patriot"));
+    let spectator = tail(None);
+    assert_eq!(
+        crown,
+        [
+            "You concede the game (§13.4).",
+            "The Patriot player wins: the game was conceded (§13.4)."
+        ],
+        "{crown:?}"
+    );
+    assert_eq!(
+        patriot,
+        [
+            "The Crown player concedes the game (§13.4).",
+            "The Patriot player wins: the game was conceded (§13.4)."
+        ],
+        "{patriot:?}"
+    );
+    assert_eq!(
+        spectator,
+        ["The Patriot player wins: the game was conceded (§13.4)."],
+        "{spectator:?}"
+    );
+    let o = m.outcome().expect("the game is over");
+    assert_eq!(o.winner, Some(0), "the Patriot side (index 0) wins");
+    assert!(
+        !o.reason.contains("Crown") && !o.reason.contains("other player"),
+        "{}",
+        o.reason
+    );
+}
+
+/// Bunker Hill, 6.5: counters a Land Move sends to one region one after another are one log
+/// line naming them all ("Patriot: Minutemen and leader Knowlton move to ..."), written when
+/// the player goes on to something else, the same whether sent one by one or as one batch.
+#[test]
+fn a_bunker_hill_group_move_is_one_log_line_one_by_one_or_as_a_batch() {
+    let reg = registry();
+    let mut checked = 0;
+    for seed in 1..80u64 {
+        let mut m = reg
+            .new_match("bunker-hill", "standard", &Options::new(), seed)
+            .unwrap();
+        let mut dice = Dice::from_seed(seed);
+        for _ in 0..1_500 {
+            let Some(side) = m.to_act() else { break };
+            let legal = m.legal();
+            // Two counters that can go to the same region in a Land Move.
+            let gos: Vec<(String, String, String)> = legal
+                .iter()
+                .filter_map(|l| {
+                    let mut w = l.action.split_whitespace();
+                    (w.next() == Some("go")).then(|| {
+                        let unit = w.next().unwrap_or_default().to_string();
+                        let to = w.next().unwrap_or_default().to_string();
+                        (l.action.clone(), unit, to)
+                    })
+                })
+                .collect();
+            let pair = gos.iter().find_map(|(a, u, t)| {
+                gos.iter()
+                    .find(|(_, v, s)| v != u && s == t)
+                    .map(|(b, _, _)| (a.clone(), b.clone()))
+            });
+            if let Some((a, b)) = pair {
+                let before = m.log(None).unwrap().len();
+                let mut batch = m.clone_box();
+                m.act(Some(&side), &a).unwrap();
+                // The first may have filled the region (stacking): then play on.
+                if m.to_act().as_deref() != Some(side.as_str())
+                    || !m.legal().iter().any(|l| l.action == b)
+                {
+                    continue;
+                }
+                m.act(Some(&side), &b).unwrap();
+                batch.act_batch(Some(&side), &[&a, &b]).unwrap();
+                for g in [&mut m, &mut batch] {
+                    if g.legal().iter().any(|l| l.action == "done") {
+                        g.act(Some(&side), "done").unwrap();
+                    }
+                }
+                let one_by_one: Vec<String> = m.log(None).unwrap()[before..]
+                    .iter()
+                    .map(|e| e.text.clone())
+                    .collect();
+                let batched: Vec<String> = batch.log(None).unwrap()[before..]
+                    .iter()
+                    .map(|e| e.text.clone())
+                    .collect();
+                assert_eq!(one_by_one, batched, "the same log either way");
+                let moves: Vec<&String> =
+                    one_by_one.iter().filter(|t| t.contains(" to ")).collect();
+                assert_eq!(moves.len(), 1, "one line for both counters: {one_by_one:?}");
+                let line = moves[0];
+                assert!(
+                    line.contains(" move to ") && (line.contains(" and ") || line.contains(": 2 ")),
+                    "the line names both counters: {line}"
+                );
+                checked += 1;
+                break;
+            }
+            let pick = dice.below(legal.len() as u32) as usize;
+            m.act(Some(&side), &legal[pick].action).unwrap();
+        }
+        if checked >= 3 {
+            break;
+        }
+    }
+    assert!(
+        checked >= 1,
+        "no Land Move of two counters to one region was reached"
+    );
+}

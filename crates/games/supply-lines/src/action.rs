@@ -200,6 +200,11 @@ pub enum Event {
     LeaderPlaced {
         area: u8,
     },
+    /// §13.4: `side` concedes; told to `reader` (each player reads it in their own words).
+    Conceded {
+        side: SideId,
+        reader: SideId,
+    },
     GameEnds {
         winner: Option<SideId>,
         reason: EndReason,

@@ -202,7 +202,7 @@ impl Game for SupplyLines {
         Some(Outcome {
             winner: e.winner.map(|w| w.0),
             vp: vec![0, 0],
-            reason: notation::reason_text(e.reason, e.winner),
+            reason: notation::reason_text(e.reason),
         })
     }
 

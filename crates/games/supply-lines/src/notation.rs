@@ -3,7 +3,7 @@
 
 use crate::action::{Action, Event};
 use crate::data::{Data, SIDE_NAMES};
-use crate::state::{EndReason, Order, Phase, SideId, State};
+use crate::state::{EndReason, Order, Phase, State};
 use muster_core::game::{Audience, IllegalAction, IllegalKind, LogEntry};
 use muster_core::words::{count, faces, number};
 
@@ -583,6 +583,18 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
             ),
             false,
         ),
+        // Each player reads the concession as their own act or the opponent's; the line for
+        // everybody that follows says who wins.
+        Event::Conceded { side: sd, reader } => LogEntry {
+            section: "13.4".into(),
+            text: if sd == reader {
+                "You concede the game (§13.4).".into()
+            } else {
+                format!("The {} player concedes the game (§13.4).", side(*sd))
+            },
+            chance: false,
+            audience: Audience::Side(reader.0),
+        },
         Event::GameEnds { winner, reason } => entry(
             reason_section(*reason),
             format!(
@@ -591,7 +603,7 @@ pub fn describe(d: &Data, _s: &State, e: &Event) -> LogEntry {
                     Some(w) => format!("The {} player wins:", side(*w)),
                     None => "Both players lose:".into(),
                 },
-                reason_text(*reason, *winner)
+                reason_text(*reason)
             ),
             false,
         ),
@@ -610,17 +622,10 @@ pub fn reason_section(r: EndReason) -> &'static str {
     }
 }
 
-/// Why the game ended, for everybody: a concession names the side that conceded.
-pub fn reason_text(r: EndReason, winner: Option<SideId>) -> String {
-    if r == EndReason::Concession {
-        return match winner {
-            Some(w) => format!(
-                "the {} player conceded (§13.4).",
-                SIDE_NAMES[w.other().0 as usize & 1]
-            ),
-            None => "a player conceded (§13.4).".into(),
-        };
-    }
+/// Why the game ended, for everybody. A concession is said without naming who conceded
+/// (the loser): the same words must read right to the player who conceded, to the other and
+/// to spectators; each player's own line in the log says it in their words (§13.4).
+pub fn reason_text(r: EndReason) -> String {
     match r {
         EndReason::NoLeaders => "the other side has no Leader left on the map (§2.2).",
         EndReason::Treaty => "the Support Marker reached the Treaty of Alliance (§11.2).",
@@ -633,7 +638,7 @@ pub fn reason_text(r: EndReason, winner: Option<SideId>) -> String {
         EndReason::HudsonLine => "the Crown holds the Hudson line at Turn End (§13.2).",
         EndReason::VictoryCities => "the Crown holds the Victory Cities it must (§13.2).",
         EndReason::Draw => "the last turn ended with no victory (§13.3).",
-        EndReason::Concession => "a player conceded (§13.4).",
+        EndReason::Concession => "the game was conceded (§13.4).",
     }
     .to_string()
 }

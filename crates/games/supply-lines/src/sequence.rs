@@ -122,6 +122,9 @@ pub fn apply(d: &Data, s: &mut State, a: Action, ev: &mut Vec<Event>) -> Result<
         Phase::Impulse { pick, moved, .. } => match a {
             Action::Pass => pass(d, s, side, ev),
             Action::Concede => {
+                for reader in [side, side.other()] {
+                    ev.push(Event::Conceded { side, reader });
+                }
                 victory::end(
                     s,
                     Some(side.other()),

@@ -134,6 +134,12 @@ pub enum Event {
         unit: u8,
         to: u8,
     },
+    /// 6.5: several counters of one side moved to `to`, one after another (one line).
+    Went {
+        side: u8,
+        units: super::state::Units,
+        to: u8,
+    },
     Courage {
         unit: u8,
         die: u8,

@@ -208,6 +208,8 @@ impl Bunker {
             phase: Phase::Over,
             fight: Fight::default(),
             sel: 0,
+            went: 0,
+            went_to: 0,
             count: 0,
             tasks: Default::default(),
             solo: Solo::default(),
@@ -358,9 +360,11 @@ impl Game for Bunker {
 
     fn apply(&self, s: &mut State, side: Side, a: Action) -> Result<Vec<Event>, IllegalAction> {
         crate::common::check_turn(sequence::to_act(s), side)?;
+        let before = sequence::to_act(s);
         let mut ev = Vec::new();
         self.apply_action(s, a, &mut ev)?;
-        Ok(ev)
+        let same_side = sequence::to_act(s) == before;
+        Ok(sequence::group_moves(s, same_side, ev))
     }
 
     fn view(&self, s: &State, viewer: Viewer) -> view::View {

@@ -365,6 +365,20 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
             format!("{} {} eliminated", u(unit), verb(s, unit, "is", "are")),
             false,
         ),
+        Event::Went {
+            side: sd,
+            units,
+            to,
+        } => (
+            "6.5",
+            format!(
+                "{}: {} move to {}",
+                side(sd),
+                group_text(g, s, sd, units),
+                r(to)
+            ),
+            false,
+        ),
         Event::Moved { unit, to } => (
             "6.5",
             format!(
@@ -485,5 +499,28 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
         text,
         chance,
         audience: Audience::All,
+    }
+}
+
+/// A group of one side's counters for people, like ones counted: "3 Regulars and leader Pigot".
+fn group_text(g: &Bunker, s: &State, side: u8, units: super::state::Units) -> String {
+    let prefix = format!("{} ", SIDE_NAMES[side as usize & 1]);
+    let mut names: Vec<(String, usize)> = Vec::new();
+    for u in (0..128u8).filter(|u| units >> u & 1 == 1) {
+        let name = unit_name(g, s, u);
+        let name = name.strip_prefix(&prefix).unwrap_or(&name).to_string();
+        match names.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => names.push((name, 1)),
+        }
+    }
+    let parts: Vec<String> = names
+        .into_iter()
+        .map(|(n, k)| if k == 1 { n } else { format!("{k} {n}") })
+        .collect();
+    match parts.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }

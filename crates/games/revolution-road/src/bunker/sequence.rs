@@ -1189,3 +1189,64 @@ fn may_plan(s: &State) -> bool {
     let me = s.mover as usize;
     s.actions[me] == 1 && !s.demoralized[me] && s.reserves[me] < 2
 }
+
+/// 6.5: counters sent to one region one after another are told in one line (issue 17). A
+/// plain move (a decision whose only event is one counter's move, after which the same side
+/// decides again) is held back in `State::went` until that side does something else or moves
+/// a counter elsewhere; a hand-over, a roll or any other event writes it at once. Within one
+/// decision (a landing, a Reorganize) consecutive moves of one side's counters to one region
+/// are joined too.
+pub fn group_moves(s: &mut State, same_side: bool, ev: Vec<Event>) -> Vec<Event> {
+    let plain = match ev.as_slice() {
+        [Event::Moved { unit, to }] if same_side && s.ended.is_none() => Some((*unit, *to)),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(ev.len() + 1);
+    if s.went != 0 && plain.is_none_or(|(_, to)| to != s.went_to) {
+        out.push(moved_line(s, s.went, s.went_to));
+        s.went = 0;
+        s.went_to = 0;
+    }
+    if let Some((unit, to)) = plain {
+        s.went |= 1 << unit;
+        s.went_to = to;
+        return out;
+    }
+    let side = |s: &State, u: u8| s.units.get(u as usize).map(|x| x.side);
+    let mut run: (Units, u8) = (0, 0);
+    for e in ev {
+        if let Event::Moved { unit, to } = e {
+            let first = run.0.trailing_zeros() as u8;
+            if run.0 == 0 || (run.1 == to && side(s, first) == side(s, unit)) {
+                run = (run.0 | 1 << unit, to);
+                continue;
+            }
+            out.push(moved_line(s, run.0, run.1));
+            run = (1 << unit, to);
+            continue;
+        }
+        if run.0 != 0 {
+            out.push(moved_line(s, run.0, run.1));
+            run = (0, 0);
+        }
+        out.push(e);
+    }
+    if run.0 != 0 {
+        out.push(moved_line(s, run.0, run.1));
+    }
+    out
+}
+
+/// The line of counters moved to `to`: one counter's own line, or the group's.
+fn moved_line(s: &State, units: Units, to: u8) -> Event {
+    let first = units.trailing_zeros() as u8;
+    if units.count_ones() == 1 {
+        Event::Moved { unit: first, to }
+    } else {
+        Event::Went {
+            side: s.units.get(first as usize).map_or(0, |x| x.side),
+            units,
+            to,
+        }
+    }
+}

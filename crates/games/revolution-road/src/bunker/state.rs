@@ -87,6 +87,10 @@ pub const LEADERS: [(&str, &str, u8); 14] = [
     ("woodbridge", "Woodbridge", PATRIOT),
 ];
 
+fn no_units(u: &Units) -> bool {
+    *u == 0
+}
+
 fn zero(x: &u8) -> bool {
     *x == 0
 }
@@ -531,6 +535,12 @@ pub struct State {
     pub sel: Units,
     /// Steps done in the current action (counters moved, cannons fired...).
     pub count: u8,
+    /// 6.5: counters of the current Move action gone to `went_to` one after another, told
+    /// in one line once the player does something else (issue 17: one line for a group).
+    #[serde(default, with = "unit_list", skip_serializing_if = "no_units")]
+    pub went: Units,
+    #[serde(default, skip_serializing_if = "zero")]
+    pub went_to: u8,
     pub tasks: ArrayVec<Task, 48>,
     pub solo: Solo,
     pub ended: Option<Ended>,

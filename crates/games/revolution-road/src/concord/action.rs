@@ -114,6 +114,12 @@ pub enum Event {
         from: u8,
         to: u8,
     },
+    /// 6.4.2: units the group left behind in `at` (one line for all of them).
+    Dropped {
+        side: u8,
+        group: super::state::Units,
+        at: u8,
+    },
     TurnStart {
         turn: u8,
         card: u8,

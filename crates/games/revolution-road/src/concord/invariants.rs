@@ -805,7 +805,9 @@ fn one_phase(g: &Concord, s: &State, p: &Phase, at: &str) -> R {
                 );
             }
         }
-        Phase::Assemble { from, to, group } => {
+        Phase::Assemble {
+            from, to, group, ..
+        } => {
             region_ok(g, &path("assemble.from"), from)?;
             region_ok(g, &path("assemble.to"), to)?;
             if !g.may_enter(s, PATRIOT, to) {

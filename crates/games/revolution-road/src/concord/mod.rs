@@ -257,6 +257,7 @@ impl Concord {
             british_in: 0,
             mustering: 0,
             resume: None,
+            dropped: 0,
             shot: false,
             concord: false,
             percy_award: false,

@@ -270,6 +270,7 @@ impl Concord {
                 Action::Done => self.end_action(s, ev),
                 Action::To(t) => self.step(s, t, ev),
                 Action::Drop(u) => {
+                    s.dropped |= bit(u);
                     let x = &mut s.units[u as usize];
                     x.moved = true;
                     x.marched |= road && steps >= 2;
@@ -593,7 +594,10 @@ impl Concord {
     }
 
     pub fn legal_assemble(&self, s: &State, out: &mut Actions) {
-        let Phase::Assemble { from, to, group } = s.phase else {
+        let Phase::Assemble {
+            from, to, group, ..
+        } = s.phase
+        else {
             return;
         };
         let leader = members(group).any(|u| s.units[u as usize].kind == Kind::Leader);
@@ -620,7 +624,13 @@ impl Concord {
     }
 
     pub fn apply_assemble(&self, s: &mut State, a: Action, ev: &mut Ev) {
-        let Phase::Assemble { from, to, group } = s.phase else {
+        let Phase::Assemble {
+            from,
+            to,
+            group,
+            reserve,
+        } = s.phase
+        else {
             return;
         };
         match a {
@@ -629,6 +639,7 @@ impl Concord {
                     from,
                     to,
                     group: group | bit(u),
+                    reserve,
                 }
             }
             _ => {

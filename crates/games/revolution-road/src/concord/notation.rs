@@ -224,7 +224,13 @@ pub fn step_group(s: &State, a: Action) -> Option<Units> {
         ) => None,
         // The march is logged by `Event::Marched`; stopping or ending the Move action adds
         // nothing a reader needs.
-        (Phase::Move { .. }, Action::To(_) | Action::Stop | Action::Done) => None,
+        // Units dropped off are logged together by `Event::Dropped`.
+        (Phase::Move { .. }, Action::To(_) | Action::Stop | Action::Done | Action::Drop(_)) => None,
+        // An ambush's or a rally's units are named by the roll or the rally that follows.
+        (
+            Phase::Ambush { .. } | Phase::Rally { .. } | Phase::RallyLeaders { .. },
+            Action::Pick(_),
+        ) => None,
         // The broken unit is logged by `Event::Broken`.
         (Phase::ForcedBreak { .. } | Phase::CannonBreak { .. }, Action::Pick(_)) => None,
         (Phase::Attackers, Action::Done) => Some(b.attackers),
@@ -333,14 +339,18 @@ fn step_line(
             verb(group, "retreats", "retreat"),
             r(t)
         ),
-        (Phase::Assemble { to, .. }, _) => format!(
-            "{who}: {units} {} into {}",
+        (
+            Phase::Assemble {
+                from, to, reserve, ..
+            },
+            _,
+        ) => format!(
+            "{who}: {units} {} from {} into {}{}",
             verb(group, "assembles", "assemble"),
-            r(to)
+            r(from),
+            r(to),
+            if reserve { " (from the reserve)" } else { "" }
         ),
-        (Phase::Move { at, .. }, Action::Drop(x)) => {
-            format!("{who}: {} stays behind in {}", u(x), r(at))
-        }
         (Phase::Move { .. } | Phase::Hits { .. }, Action::Hit(x)) => {
             format!("{who}: {} takes the hit", u(x))
         }
@@ -360,8 +370,6 @@ fn step_line(
         (Phase::Muster { unit }, Action::Stay) => {
             format!("{who}: {} musters where it is", u(unit))
         }
-        (Phase::Ambush { .. }, Action::Pick(x)) => format!("{who}: ambush of {}", u(x)),
-        (Phase::Rally { .. }, Action::Pick(x)) => format!("{who}: rally of {}", u(x)),
         (Phase::Advance { .. }, Action::Pick(x)) => {
             format!("{who}: {} advances with the cannon", u(x))
         }
@@ -431,6 +439,21 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
                 verb(group, "moves", "move"),
                 r(from),
                 r(to)
+            ),
+            false,
+        ),
+        Event::Dropped {
+            side: sd,
+            group,
+            at,
+        } => entry(
+            "6.4.2",
+            format!(
+                "{}: {} {} behind in {}",
+                side(sd),
+                group_text(g, s, group),
+                verb(group, "stays", "stay"),
+                r(at)
             ),
             false,
         ),

@@ -106,6 +106,23 @@ impl Concord {
             )));
         }
         let side = to_act(s).unwrap_or(0);
+        // 6.4.2: the units dropped off since the group's last step, in one line, once the
+        // group goes on or stops.
+        if s.dropped != 0 && !matches!((s.phase, a), (Phase::Move { .. }, Action::Drop(_))) {
+            let at = match s.phase {
+                Phase::Move { at, .. } => at,
+                _ => s.units[s.dropped.trailing_zeros() as usize]
+                    .at
+                    .region()
+                    .unwrap_or(0),
+            };
+            ev.push(Event::Dropped {
+                side,
+                group: s.dropped,
+                at,
+            });
+            s.dropped = 0;
+        }
         if let Some(group) = super::notation::step_group(s, a) {
             ev.push(Event::Step {
                 side,
@@ -363,11 +380,14 @@ impl Concord {
         } else {
             s.actions[me as usize] = s.actions[me as usize].saturating_sub(1);
         }
-        ev.push(Event::Act {
-            side: me,
-            action: a,
-            reserve,
-        });
+        // An Assemble is told in one line once its units are chosen (issue 17).
+        if !matches!(a, Action::Assemble(..)) {
+            ev.push(Event::Act {
+                side: me,
+                action: a,
+                reserve,
+            });
+        }
         s.phase = Phase::Round { reserve: false };
         match a {
             Action::Attack(r) => self.start_attack(s, r, 255),
@@ -380,6 +400,7 @@ impl Concord {
                     from: f,
                     to: t,
                     group: 0,
+                    reserve,
                 }
             }
             Action::Ambush(r) => {

@@ -375,6 +375,9 @@ pub enum Phase {
         from: u8,
         to: u8,
         group: Units,
+        /// Paid from the reserve (5.2): said in the action's one log line.
+        #[serde(default)]
+        reserve: bool,
     },
     /// 7.0: the attacker chooses units for an Attack or Assault.
     Attackers,
@@ -496,6 +499,10 @@ pub struct State {
     /// 4.3: the decision a Minuteman's free move interrupted, taken up again after it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resume: Option<Phase>,
+    /// 6.4.2: units dropped off by the group on the way since its last step, logged as one
+    /// line when the group goes on or stops (issue 17: one line for a group's decision).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dropped: Units,
     /// 10.0: the Shot Heard 'Round the World has happened.
     pub shot: bool,
     /// 11.0: an unbroken Regular has entered Concord.
@@ -514,4 +521,8 @@ pub struct State {
     pub vp: Ledger,
     pub ended: Option<Ended>,
     pub dice: Dice,
+}
+
+fn is_zero(u: &Units) -> bool {
+    *u == 0
 }
