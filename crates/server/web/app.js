@@ -435,7 +435,7 @@ async function profilePage(name) {
         (p.ratings || []).length
           ? h(
               "table",
-              { class: "games" },
+              { class: "ratings-table" },
               h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Against"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", {}, "Rated games"))),
               h(
                 "tbody",
@@ -512,7 +512,7 @@ async function leaderboardPage(gameId, pool) {
       r.players.length
         ? h(
             "table",
-            { class: "games leaderboard" },
+            { class: "ratings-table leaderboard" },
             h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", {}, "Rated games"))),
             h(
               "tbody",
