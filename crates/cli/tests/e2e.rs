@@ -2360,4 +2360,64 @@ async fn a_player_mutes_hides_the_spectators_and_keeps_notes_in_the_browser() {
     })
     .await;
     r.unwrap();
+/// Issue 16 §6 in the browser: the new-game form offers a rated game and shows each level's
+/// fixed rating; a rated game against the computer, resigned after the confirmation, shows the
+/// player's rating before → after beside the seats; the lobby's "leaderboard" link opens the
+/// game's leaderboard, whose "against the computer" pool lists the player; the profile shows
+/// the rating.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_rated_game_puts_the_player_on_the_leaderboard_in_the_browser() {
+    let (dir, base) = test_server().await;
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+    with_page(&base, &dir.path().join("ratings"), "ratings", |page| async move {
+        sign_up(&page, "rated_player").await?;
+        open_new_game_form(&page).await?;
+        let form: Value = eval(&page, r##"({rated: document.querySelector("#new-game-rated").checked, level: document.querySelector("#new-game-level option[value=random]").textContent})"##).await?;
+        if form["rated"] != true || !form["level"].as_str().unwrap_or("").contains("rated 1000") {
+            return Err(format!("the form offers {form}"));
+        }
+        start_against_bot(&page, "battles", Some("freemans-farm"), Some("british"), "random").await?;
+        wait_for(&page, r##"document.querySelector("#game-rated .tag.rated")"##, "the game marked rated", 30).await?;
+        wait_for(&page, r##"document.querySelector("#resign")"##, "the resign button", 30).await?;
+        click(&page, r##"document.querySelector("#resign")"##, "Resign").await?;
+        click(&page, r##"document.querySelector("#resign-yes")"##, "Resign, confirmed").await?;
+        wait_for(&page, r##"document.body.dataset.state === "over" && document.querySelector(".rating-change[data-side=british]")"##, "the rating change beside the seats", 30).await?;
+        let change: String = eval(&page, r##"document.querySelector(".rating-change[data-side=british]").textContent"##).await?;
+        if !change.starts_with("1500 → ") || change.starts_with("1500 → 1500") {
+            return Err(format!("the seat shows the change {change:?}"));
+        }
+        for (name, w, hgt, scale, mobile) in [("ratings-game-desktop", 1366, 768, 1.0, false), ("ratings-game-phone", 390, 844, 2.0, true)] {
+            page.execute(SetDeviceMetricsOverrideParams::new(w, hgt, scale, mobile)).await.map_err(|e| format!("emulation: {e}"))?;
+            screenshot(&page, &shots.join(format!("{name}.png"))).await?;
+        }
+        page.execute(SetDeviceMetricsOverrideParams::new(1366, 768, 1.0, false)).await.map_err(|e| format!("emulation: {e}"))?;
+        // From the lobby's catalogue to the leaderboard, then the pool against the computer.
+        eval::<bool>(&page, r##"(location.hash = "#/", true)"##).await?;
+        wait_for(&page, r##"document.querySelector("a.leaderboard-link") && document.body.dataset.state === "ready""##, "the lobby's leaderboard link", 30).await?;
+        click(&page, r##"document.querySelector("a.leaderboard-link")"##, "leaderboard").await?;
+        wait_for(&page, r##"document.querySelector("#leaderboard[data-pool=human]") && document.body.dataset.state === "ready""##, "the leaderboard", 30).await?;
+        let empty: bool = eval(&page, r##"!document.querySelector("#leaderboard tr[data-player]")"##).await?;
+        if !empty {
+            return Err("a game against the computer was listed between players".into());
+        }
+        click(&page, r##"document.querySelector("#pool-bots")"##, "Against the computer").await?;
+        wait_for(&page, r##"document.querySelector("#leaderboard[data-pool=bots] tr[data-player=rated_player]") && document.body.dataset.state === "ready""##, "the player on the bots leaderboard", 30).await?;
+        let shown: Value = eval(&page, r##"(r => ({row: r.textContent, rating: r.querySelector("td.rating").textContent}))(document.querySelector("#leaderboard tr[data-player=rated_player]"))"##).await?;
+        let rating = shown["rating"].as_str().unwrap_or("-");
+        if !shown["row"].as_str().unwrap_or("").contains("provisional") || !change.ends_with(&format!("→ {rating}")) {
+            return Err(format!("the leaderboard row reads {shown}, the game's change {change:?}"));
+        }
+        for (name, w, hgt, scale, mobile) in [("leaderboard-desktop", 1366, 768, 1.0, false), ("leaderboard-phone", 390, 844, 2.0, true)] {
+            page.execute(SetDeviceMetricsOverrideParams::new(w, hgt, scale, mobile)).await.map_err(|e| format!("emulation: {e}"))?;
+            screenshot(&page, &shots.join(format!("{name}.png"))).await?;
+        }
+        page.execute(SetDeviceMetricsOverrideParams::new(1366, 768, 1.0, false)).await.map_err(|e| format!("emulation: {e}"))?;
+        // The profile, from the name on the leaderboard.
+        click(&page, r##"document.querySelector("#leaderboard a.player-link")"##, "the player's name").await?;
+        wait_for(&page, r##"document.querySelector("#profile-ratings tr[data-pool=bots]") && document.body.dataset.state === "ready""##, "the ratings on the profile", 30).await?;
+        screenshot(&page, &shots.join("profile-ratings.png")).await?;
+        Ok(())
+    })
+    .await
+    .unwrap();
 }

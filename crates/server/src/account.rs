@@ -752,11 +752,13 @@ pub async fn profile(
         .into_iter()
         .map(|(g, [won, lost, drawn])| (g, json!({"won": won, "lost": lost, "drawn": drawn})))
         .collect();
+    let ratings = crate::ratings::of_user(&state, &id).await?;
     Ok(Json(json!({
         "name": name,
         "created": created,
         "games": games,
         "results": results,
+        "ratings": ratings,
     })))
 }
 

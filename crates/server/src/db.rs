@@ -163,6 +163,35 @@ const MIGRATIONS: &[&[&str]] = &[
         ends BIGINT NOT NULL,
         PRIMARY KEY (user_id, starts))",
     ],
+    // Task h16rate — ratings (issue 16 §6; docs/server.md, "Ratings"): whether a game is
+    // rated (NULL in games from before: unrated), each account's Glicko-2 rating per game and
+    // pool (the figures as exact decimal text; `sort`, the rating in thousandths, orders the
+    // leaderboard), and each rated game's change per seat (`before`/`after_figures`: Standing::text), stored
+    // in the write that ends the game.
+    &[
+        "ALTER TABLE games ADD COLUMN rated BIGINT",
+        "CREATE TABLE ratings (
+        user_id TEXT NOT NULL REFERENCES users(id),
+        game TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        rating TEXT NOT NULL,
+        deviation TEXT NOT NULL,
+        volatility TEXT NOT NULL,
+        games BIGINT NOT NULL,
+        sort BIGINT NOT NULL,
+        updated BIGINT NOT NULL,
+        PRIMARY KEY (user_id, game, pool))",
+        "CREATE INDEX ratings_board ON ratings(game, pool, sort)",
+        "CREATE TABLE rating_changes (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        side TEXT NOT NULL,
+        user_id TEXT REFERENCES users(id),
+        bot TEXT,
+        pool TEXT NOT NULL,
+        before_figures TEXT NOT NULL,
+        after_figures TEXT NOT NULL,
+        PRIMARY KEY (game_id, side))",
+    ],
 ];
 
 /// How SQLite makes a commit durable (PostgreSQL keeps its own `synchronous_commit`).

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The parameters of a query string, percent-decoded, each named at most once and among
 /// `names`; anything else is a clear 400.
-fn params(q: Option<&str>, names: &[&str]) -> ApiResult<HashMap<String, String>> {
+pub(crate) fn params(q: Option<&str>, names: &[&str]) -> ApiResult<HashMap<String, String>> {
     let mut found = HashMap::new();
     for (k, v) in url::form_urlencoded::parse(q.unwrap_or_default().as_bytes()) {
         if !names.contains(&k.as_ref()) || found.contains_key(k.as_ref()) {
@@ -404,6 +404,19 @@ pub async fn live_games(
     Ok(Json(json!({"games": games})))
 }
 
+/// The `page` parameter among `p`: a page number from 1 (1 when absent), else a clear 400.
+pub(crate) fn page_of(p: &HashMap<String, String>) -> ApiResult<i64> {
+    match p.get("page").map(|v| v.trim()).filter(|v| !v.is_empty()) {
+        None => Ok(1),
+        Some(v) => match v.parse::<i64>() {
+            Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
+            _ => Err(ApiError::bad_request(format!(
+                "page is a page number from 1, not {v:?}"
+            ))),
+        },
+    }
+}
+
 /// `GET /api/games/finished[?game=&scenario=&player=&page=]`: finished games, the latest first,
 /// [`PAGE_SIZE`] a page (pages from 1), filtered by game id, scenario id and a player's name
 /// (any case).
@@ -414,17 +427,7 @@ pub async fn finished_games(
     let p = params(q.as_deref(), &["game", "scenario", "player", "page"])?;
     let get = |k: &str| p.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
     let (game, scenario, player) = (get("game"), get("scenario"), get("player").to_lowercase());
-    let page = match p.get("page").map(|v| v.trim()).filter(|v| !v.is_empty()) {
-        None => 1,
-        Some(v) => match v.parse::<i64>() {
-            Ok(n) if (1..=1_000_000).contains(&n) => n,
-            _ => {
-                return Err(ApiError::bad_request(format!(
-                    "page is a page number from 1, not {v:?}"
-                )));
-            }
-        },
-    };
+    let page = page_of(&p)?;
     let rows = sqlx::query(
         "SELECT g.id, g.game, g.scenario, g.winner, g.ended, g.updated, g.version,
                 s.side, u.name, s.bot

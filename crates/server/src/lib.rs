@@ -13,6 +13,7 @@ pub mod notify;
 pub mod offers;
 pub mod patch;
 pub mod play;
+pub mod ratings;
 pub mod talk;
 pub mod testing;
 pub mod web;
@@ -129,6 +130,8 @@ pub struct AppState {
     pub watchers: Arc<history::Watchers>,
     /// Every account's latest vacation (time controls, issue 16 §2).
     pub vacations: Arc<clock::Vacations>,
+    /// The ratings read or changed so far, and the lock that orders games' endings.
+    pub ratings: Arc<ratings::Ratings>,
 }
 
 /// Seconds since 1970 (server bookkeeping only; rules code never reads a clock).
@@ -250,6 +253,7 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
         history: Arc::default(),
         watchers: Arc::default(),
         vacations: Arc::new(vacations),
+        ratings: Arc::default(),
     };
     tokio::spawn(notify::run(state.clone(), queue));
     Ok(state)
@@ -286,6 +290,7 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/account/vacation/end", post(clock::end_vacation))
         .route("/api/catalog", get(web::catalog))
+        .route("/api/ratings/{game}", get(ratings::leaderboard))
         .route("/api/lobby", get(play::lobby))
         .route("/api/games", post(play::create))
         .route("/api/games/live", get(history::live_games))

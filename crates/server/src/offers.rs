@@ -83,7 +83,7 @@ pub(crate) async fn end_at(
 ) -> ApiResult<()> {
     let text = serde_json::to_string(&ended).map_err(ApiError::internal)?;
     let (clock_arg, _) = crate::clock::args(clock.as_ref());
-    let stmts = vec![
+    let mut stmts = vec![
         Stmt::new(
             "UPDATE games SET status = 'finished', winner = $1, ended = $2, to_act = NULL, version = version + 1, updated = $3, clock = $6, due = NULL WHERE id = $4 AND version = $5 AND status = 'active'",
             vec![
@@ -101,7 +101,16 @@ pub(crate) async fn end_at(
             vec![(&l.id).into()],
         ),
     ];
+    // A rated game: its rating change in this same write (a draw agreed counts as a draw).
+    let rated = crate::ratings::rated(l, ended.winner.as_deref());
+    let rating = crate::ratings::ending(state, rated, at).await?;
+    if let Some(r) = &rating {
+        stmts.extend(r.stmts.iter().cloned());
+    }
     state.db.write(stmts).await?;
+    if let Some(r) = rating {
+        r.applied(l);
+    }
     l.status = "finished".into();
     l.version += 1;
     l.talk.ended = Some(ended.clone());
@@ -523,7 +532,8 @@ async fn start_rematch(state: &AppState, l: &mut Live, swap: bool) -> ApiResult<
     let old = l.id.clone();
     // A rematch keeps the time control.
     let control = l.clock.as_ref().map(|c| c.control.clone());
-    let new_id = start_game_with(state, m, seed, seats, invite, control, |new_id| {
+    // And whether it is rated.
+    let new_id = start_game_with(state, m, seed, seats, invite, control, l.rated, |new_id| {
         let mut extra = vec![
             Stmt::new(
                 "UPDATE games SET rematch = $1 WHERE id = $2 AND rematch IS NULL",

@@ -57,6 +57,10 @@ pub struct Live {
     pub clock: Option<crate::clock::Clocks>,
     /// The test clock, when one is set (what views read the time from).
     pub time: Option<Arc<std::sync::atomic::AtomicI64>>,
+    /// Whether the game is rated (chosen at creation; never for a hot-seat game).
+    pub rated: bool,
+    /// Its rating change per seat, once a rated game is over ([`crate::ratings`]).
+    pub rating_changes: Vec<crate::ratings::Change>,
 }
 
 /// The stored snapshot is rewritten when the record reaches a multiple of this many actions
@@ -151,6 +155,16 @@ impl Live {
                 json!(my_turn && my_side.as_deref().is_some_and(|s| self.m.can_undo(s))),
             ),
             ("outcome", outcome),
+            ("rated", json!(self.rated)),
+            (
+                "ratings",
+                Value::Array(
+                    self.rating_changes
+                        .iter()
+                        .map(crate::ratings::Change::json)
+                        .collect(),
+                ),
+            ),
             ("actions", json!(self.m.actions_len())),
             ("irreversible", irreversible),
             (
@@ -274,7 +288,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         return Ok(l.clone());
     }
     let row = sqlx::query(
-        "SELECT game, scenario, options, seed, status, version, snapshot, invite, snapshot_at, clock FROM games WHERE id = $1",
+        "SELECT game, scenario, options, seed, status, version, snapshot, invite, snapshot_at, clock, rated FROM games WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(&state.db.pool)
@@ -304,6 +318,7 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         .map(|t| serde_json::from_str(&t))
         .transpose()
         .map_err(ApiError::internal)?;
+    let rated = row.try_get::<Option<i64>, _>(10)?.unwrap_or(0) != 0;
     let options: Options = serde_json::from_str(&options).map_err(ApiError::internal)?;
     let rows =
         sqlx::query("SELECT side, action, batch FROM actions WHERE game_id = $1 ORDER BY idx")
@@ -351,6 +366,11 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
     })?;
     let seats = load_seats(state, id).await?;
     let talk = crate::talk::load(state, id).await?;
+    let rating_changes = if rated && status == "finished" {
+        crate::ratings::load_changes(state, id).await?
+    } else {
+        Vec::new()
+    };
     let (tx, _) = broadcast::channel(64);
     let header = header_of(id, m.as_ref());
     let live = Arc::new(Mutex::new(Live {
@@ -369,6 +389,8 @@ pub async fn live(state: &AppState, id: &str) -> ApiResult<LiveRef> {
         talk,
         clock,
         time: state.notify.settings().clock.clone(),
+        rated,
+        rating_changes,
     }));
     let mut cache = state.live.lock().await;
     let entry = cache.entry(id.to_string()).or_insert(live).clone();
@@ -504,6 +526,7 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
     let winner = outcome
         .and_then(|o| o.winner)
         .map(|w| m.info().side_name(w).to_string());
+    let winner_side = winner.clone();
     let after = m.actions_len();
     let snapshot =
         after < live.snapshot_at || finished || after / SNAPSHOT_EVERY != before / SNAPSHOT_EVERY;
@@ -538,7 +561,20 @@ async fn store(state: &AppState, live: &mut Live, before: usize, undo: bool) -> 
     };
     stmts.extend(crate::talk::lapsing(live, &actors, ends));
     let last_side = actors.last().cloned();
+    // A rated game that ends: its rating change in this same write.
+    let rating = if ends {
+        let rated = crate::ratings::rated(live, winner_side.as_deref());
+        crate::ratings::ending(state, rated, now()).await?
+    } else {
+        None
+    };
+    if let Some(r) = &rating {
+        stmts.extend(r.stmts.iter().cloned());
+    }
     state.db.write(stmts).await?;
+    if let Some(r) = rating {
+        r.applied(live);
+    }
     if snapshot {
         live.snapshot_at = after;
     }
@@ -796,6 +832,9 @@ pub struct CreateGame {
     /// The time control (absent: none): see [`crate::clock::parse`].
     #[serde(default)]
     time: Option<Value>,
+    /// Whether the game is rated (absent: rated, but for a hot-seat game, which never is).
+    #[serde(default)]
+    rated: Option<bool>,
 }
 
 /// `POST /api/games`
@@ -850,6 +889,14 @@ pub async fn create(
     };
     // Hot-seat (issue 16 §6): the caller takes every seat, as `muster play --vs human`.
     let hot_seat = c.opponent == "self";
+    if hot_seat && c.rated == Some(true) {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "hot_seat_unrated",
+            "a hot-seat game (you play every side) is never rated: leave rated out or false",
+        ));
+    }
+    let rated = c.rated.unwrap_or(!hot_seat);
     let seats: Vec<Seat> = sides
         .iter()
         .map(|s| {
@@ -871,7 +918,7 @@ pub async fn create(
         })
         .collect();
     let invite = (level.is_none() && !hot_seat).then(random_token);
-    let id = start_game(&state, m, seed, seats, invite.clone(), control).await?;
+    let id = start_game(&state, m, seed, seats, invite.clone(), control, rated).await?;
     Ok(Json(json!({"id": id, "invite": invite})))
 }
 
@@ -884,12 +931,17 @@ async fn start_game(
     seats: Vec<Seat>,
     invite: Option<String>,
     control: Option<crate::clock::Control>,
+    rated: bool,
 ) -> ApiResult<String> {
-    start_game_with(state, m, seed, seats, invite, control, |_| Vec::new()).await
+    start_game_with(state, m, seed, seats, invite, control, rated, |_| {
+        Vec::new()
+    })
+    .await
 }
 
 /// [`start_game`], with further statements (made from the new game's id) stored in the same
 /// write: a rematch marks the game it follows.
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn start_game_with(
     state: &AppState,
     m: Box<dyn Match>,
@@ -897,6 +949,7 @@ pub(crate) async fn start_game_with(
     seats: Vec<Seat>,
     invite: Option<String>,
     control: Option<crate::clock::Control>,
+    rated: bool,
     extra: impl FnOnce(&str) -> Vec<Stmt>,
 ) -> ApiResult<String> {
     let open = seats.iter().any(|s| s.user_id.is_none() && s.bot.is_none());
@@ -922,12 +975,14 @@ pub(crate) async fn start_game_with(
         talk: Default::default(),
         clock: control.map(|c| crate::clock::Clocks::new(c, &sides)),
         time: state.notify.settings().clock.clone(),
+        rated,
+        rating_changes: Vec::new(),
     };
     live.clock = crate::clock::after_change(state, &live, status);
     let (clock_arg, due_arg) = crate::clock::args(live.clock.as_ref());
     let (m, invite, seats) = (&live.m, &live.invite, &live.seats);
     let mut stmts = vec![Stmt::new(
-        "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, snapshot_at, to_act, winner, created, updated, clock, due) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, 0, $9, NULL, $10, $10, $11, $12)",
+        "INSERT INTO games (id, game, scenario, options, seed, status, invite, version, snapshot, snapshot_at, to_act, winner, created, updated, clock, due, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, 0, $9, NULL, $10, $10, $11, $12, $13)",
         vec![
             (&id).into(),
             (&record.game).into(),
@@ -943,6 +998,7 @@ pub(crate) async fn start_game_with(
             now().into(),
             clock_arg,
             due_arg,
+            i64::from(rated).into(),
         ],
     )];
     for s in seats {
@@ -1498,7 +1554,7 @@ pub async fn lobby(
 ) -> ApiResult<Json<Value>> {
     let uid = user.as_ref().map(|u| u.id.clone()).unwrap_or_default();
     let rows = sqlx::query(
-        "SELECT g.id, g.game, g.scenario, g.status, g.to_act, g.winner, g.updated, s.side, s.user_id, u.name, s.bot
+        "SELECT g.id, g.game, g.scenario, g.status, g.to_act, g.winner, g.updated, s.side, s.user_id, u.name, s.bot, g.rated
          FROM (SELECT * FROM games
                WHERE status = 'open' OR id IN (SELECT game_id FROM seats WHERE user_id = $1)
                ORDER BY updated DESC LIMIT 500) g
@@ -1555,6 +1611,7 @@ pub async fn lobby(
             "my_turn": status == "active" && my_side.is_some() && to_act == my_side,
             "winner": r.try_get::<Option<String>, _>(5)?,
             "updated": r.try_get::<i64, _>(6)?,
+            "rated": r.try_get::<Option<i64>, _>(11)?.unwrap_or(0) != 0,
             "unread": unread.get(&id).copied().unwrap_or(0),
         });
         match (status.as_str(), my_side.is_some()) {

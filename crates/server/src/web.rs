@@ -62,7 +62,7 @@ pub async fn catalog(State(state): State<AppState>) -> Json<Value> {
         .collect();
     Json(json!({
         "games": games,
-        "levels": muster_ai::LEVELS.iter().map(|l| json!({"id": l.id(), "description": l.description()})).collect::<Vec<_>>(),
+        "levels": muster_ai::LEVELS.iter().map(|l| json!({"id": l.id(), "description": l.description(), "rating": l.rating()})).collect::<Vec<_>>(),
     }))
 }
 

@@ -1,6 +1,6 @@
 // Muster's browser client: plain JavaScript, no framework, no build step.
 // Hash routes (docs/server.md): #/ lobby, #/login, #/new, #/game/<id>, #/join/<id>/<invite>,
-// #/replay/<id>, #/rules/<game>, #/account, #/user/<name>, #/forgot, #/reset/<token>. Each game draws its own board through the renderer that its
+// #/replay/<id>, #/rules/<game>, #/account, #/user/<name>, #/ratings/<game>/<pool>, #/forgot, #/reset/<token>. Each game draws its own board through the renderer that its
 // catalogue entry names (`board_script`); see "Board renderers" in docs/server.md.
 "use strict";
 
@@ -218,6 +218,7 @@ async function route() {
     else if (page === "rules" && a) await rulesPage(a);
     else if (page === "account") await accountPage();
     else if (page === "user" && a) await profilePage(a);
+    else if (page === "ratings") await leaderboardPage(a, b);
     else if (page === "forgot") forgotPage();
     else if (page === "reset" && a) resetPage(a);
     else notFound();
@@ -429,6 +430,34 @@ async function profilePage(name) {
       ),
       h(
         "section",
+        { class: "panel", id: "profile-ratings" },
+        h("h2", {}, "Ratings"),
+        (p.ratings || []).length
+          ? h(
+              "table",
+              { class: "ratings-table" },
+              h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Against"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", {}, "Rated games"))),
+              h(
+                "tbody",
+                {},
+                p.ratings.map((r) => {
+                  const info = gameInfo(r.game);
+                  return h(
+                    "tr",
+                    { dataset: { game: r.game, pool: r.pool } },
+                    h("td", {}, h("a", { href: `#/ratings/${r.game}/${r.pool}` }, info ? info.name : r.game)),
+                    h("td", {}, r.pool === "bots" ? "the computer" : "players"),
+                    h("td", { class: "rating" }, ratingText(r)),
+                    h("td", { class: "muted" }, String(Math.round(r.deviation))),
+                    h("td", {}, String(r.games)),
+                  );
+                }),
+              ),
+            )
+          : h("p", { class: "muted empty" }, "No rated game yet."),
+      ),
+      h(
+        "section",
         { class: "panel", id: "profile-games" },
         h("h2", {}, "Games"),
         p.games.length
@@ -462,6 +491,65 @@ async function profilePage(name) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Leaderboard (issue 16 §6): #/ratings/<game>/<pool>[?page], players by Glicko-2 rating.
+
+async function leaderboardPage(gameId, pool) {
+  const games = S.catalog.games;
+  const bare = (x) => (x || "").split("?")[0];
+  const game = games.find((g) => g.id === bare(gameId)) || games[0];
+  if (!game) return notFound();
+  pool = bare(pool) === "bots" ? "bots" : "human";
+  const page = Math.max(1, Number(new URLSearchParams(location.hash.split("?")[1] || "").get("page")) || 1);
+  const r = await api("GET", `/api/ratings/${encodeURIComponent(game.id)}?pool=${pool}&page=${page}`);
+  const link = (g, p, n = 1) => `#/ratings/${g}/${p}${n > 1 ? `?page=${n}` : ""}`;
+  const tab = (p, label) => h("a", { class: `button ${p === pool ? "primary current" : ""}`, href: link(game.id, p), id: `pool-${p}` }, label);
+  main().replaceChildren(
+    h(
+      "section",
+      { class: "panel", id: "leaderboard", dataset: { game: game.id, pool } },
+      h("div", { class: "panel-head" }, h("h2", {}, `Ratings — ${game.name}`), h("span", { class: "actions" }, tab("human", "Between players"), tab("bots", "Against the computer"))),
+      games.length > 1 ? h("p", {}, "Game: ", games.map((g) => (g.id === game.id ? h("strong", {}, g.name, " ") : [h("a", { href: link(g.id, pool) }, g.name), " "]))) : null,
+      r.players.length
+        ? h(
+            "table",
+            { class: "ratings-table leaderboard" },
+            h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", {}, "Rated games"))),
+            h(
+              "tbody",
+              {},
+              r.players.map((p) =>
+                h(
+                  "tr",
+                  { class: p.provisional ? "provisional" : "", dataset: { player: p.player } },
+                  h("td", { class: "muted" }, String(p.rank)),
+                  h("td", {}, playerLink(p.player), p.provisional ? h("span", { class: "tag provisional", title: "Provisional: too few rated games, or a rating still uncertain" }, "provisional") : null),
+                  h("td", { class: "rating" }, ratingText(p)),
+                  h("td", { class: "muted" }, `±${Math.round(p.deviation)}`),
+                  h("td", {}, String(p.games)),
+                ),
+              ),
+            ),
+          )
+        : h("p", { class: "muted empty" }, page > 1 ? "No more players." : "Nobody has a rating here yet: rated games that end put their players here."),
+      h(
+        "p",
+        { class: "hint" },
+        `Glicko-2 ratings. A rating is provisional (marked ?) while it rests on fewer than ${r.provisional.games_below} rated games or its deviation is above ${r.provisional.deviation_above}. `,
+        pool === "bots" ? "Games against the computer count here; each level plays at a fixed rating: " + (S.catalog.levels || []).map((l) => `${l.id} ${Math.round(l.rating)}`).join(", ") + "." : "Rated games between two players count here; hot-seat games never do.",
+      ),
+      h(
+        "p",
+        { class: "buttons" },
+        page > 1 ? h("a", { class: "button", href: link(game.id, pool, page - 1), id: "leaderboard-prev" }, "Previous page") : null,
+        r.more ? h("a", { class: "button", href: link(game.id, pool, page + 1), id: "leaderboard-next" }, "Next page") : null,
+      ),
+    ),
+  );
+  setState("ready");
+  S.page = { kind: "leaderboard" };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Lobby
 
 function seatsText(renderer, game, seats, my) {
@@ -478,6 +566,25 @@ function seatsText(renderer, game, seats, my) {
       ),
     ),
   );
+}
+
+// A rated game's change for one seat (issue 16 §6): "1500 → 1662" (a bot's stays as it is).
+function ratingChange(c) {
+  if (!c) return null;
+  const before = Math.round(c.before.rating);
+  const after = Math.round(c.after.rating);
+  const diff = after - before;
+  const title = c.bot ? "The computer's fixed rating" : `Rating ${c.pool === "bots" ? "against the computer" : "against players"}: deviation ${Math.round(c.before.deviation)} → ${Math.round(c.after.deviation)}`;
+  return h(
+    "span",
+    { class: `rating-change ${diff > 0 ? "up" : diff < 0 ? "down" : ""}`, title, dataset: { side: c.side } },
+    c.bot ? `${after}` : `${before} → ${after}${c.after.provisional ? "?" : ""}`,
+  );
+}
+
+// A rating as shown in tables: rounded, "?" after a provisional one.
+function ratingText(r) {
+  return `${Math.round(r.rating)}${r.provisional ? "?" : ""}`;
 }
 
 // A player's name, linking to the profile.
@@ -500,7 +607,7 @@ function gameRow(g, buttons, renderers = {}) {
   return h(
     "tr",
     { class: g.my_turn ? "my-turn" : "", dataset: { game: g.id } },
-    h("td", {}, h("strong", {}, info ? info.name : g.game), h("br"), h("span", { class: "muted" }, scenarioName(g.game, g.scenario))),
+    h("td", {}, h("strong", {}, info ? info.name : g.game), h("br"), h("span", { class: "muted" }, scenarioName(g.game, g.scenario)), " ", h("span", { class: `tag ${g.rated ? "rated" : "unrated"}` }, g.rated ? "rated" : "unrated")),
     h("td", {}, seatsText(renderers[g.game], g.game, g.seats, g.my_side)),
     h("td", {}, statusText(g)),
     h("td", { class: "muted nowrap" }, ago(g.updated)),
@@ -535,7 +642,7 @@ async function lobbyPage() {
       "ul",
       { class: "catalog" },
       S.catalog.games.map((g) =>
-        h("li", {}, h("strong", {}, g.name), " — ", g.scenarios.map((s) => s.name).join(", "), " · ", h("a", { href: `#/rules/${g.id}` }, "rules summary")),
+        h("li", {}, h("strong", {}, g.name), " — ", g.scenarios.map((s) => s.name).join(", "), " · ", h("a", { href: `#/rules/${g.id}` }, "rules summary"), " · ", h("a", { href: `#/ratings/${g.id}`, class: "leaderboard-link" }, "leaderboard")),
       ),
     ),
   );
@@ -746,12 +853,15 @@ async function newGamePage() {
   const scenarioHelp = h("p", { class: "hint" });
   const optionsBox = h("div", { class: "options" });
   const sideSel = h("select", { name: "side", id: "new-game-side" });
-  const levelSel = h("select", { name: "level", id: "new-game-level" }, levels.map((l) => h("option", { value: l.id, title: l.description }, `${titleCase(l.id)} — ${l.description}`)));
+  const levelSel = h("select", { name: "level", id: "new-game-level" }, levels.map((l) => h("option", { value: l.id, title: l.description }, `${titleCase(l.id)} — ${l.description}${l.rating ? ` (rated ${Math.round(l.rating)}, provisional)` : ""}`)));
   const oppBot = h("input", { type: "radio", name: "opponent", value: "bot", id: "opp-bot", checked: true });
   const oppHuman = h("input", { type: "radio", name: "opponent", value: "human", id: "opp-human" });
   const oppSelf = h("input", { type: "radio", name: "opponent", value: "self", id: "opp-self" });
   const err = h("p", { class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary", id: "new-game-submit" }, "Start the game");
+  // Rated (issue 16 §6): on by default; a hot-seat game is never rated.
+  const ratedBox = h("input", { type: "checkbox", id: "new-game-rated", checked: saved.rated !== false });
+  const ratedHint = h("span", { class: "hint", id: "new-game-rated-hint" });
   // Time control (issue 16 §2): none, a pace (days per move) or a clock (time and increment).
   const timeKind = h("select", { name: "time", id: "new-game-time" }, h("option", { value: "none" }, "None"), h("option", { value: "pace" }, "A pace: each move within some days"), h("option", { value: "clock" }, "A clock with an increment"));
   const paceDays = h("input", { type: "number", id: "new-game-pace-days", min: 1, max: 60, value: 3 });
@@ -822,7 +932,15 @@ async function newGamePage() {
     soloNote.hidden = !bot;
     toggleLevel();
   };
-  const toggleLevel = () => (levelSel.disabled = !oppBot.checked);
+  const toggleLevel = () => {
+    levelSel.disabled = !oppBot.checked;
+    ratedBox.disabled = oppSelf.checked;
+    ratedHint.textContent = oppSelf.checked
+      ? "A hot-seat game is never rated."
+      : oppBot.checked
+        ? "Counts in your rating against the computer (the level's fixed rating stays as it is)."
+        : "Counts in your rating against other players.";
+  };
   gameSel.addEventListener("change", fill);
   scenarioSel.addEventListener("change", showScenario);
   oppBot.addEventListener("change", toggleLevel);
@@ -848,8 +966,9 @@ async function newGamePage() {
           opponent: oppBot.checked ? "bot" : oppSelf.checked ? "self" : "human",
           level: oppBot.checked ? levelSel.value : null,
           time: timeBody(),
+          rated: !oppSelf.checked && ratedBox.checked,
         };
-        localStorage.setItem("muster-new", JSON.stringify({ game: body.game, scenario: body.scenario, side: body.side, opponent: body.opponent, level: levelSel.value, time: timeKind.value }));
+        localStorage.setItem("muster-new", JSON.stringify({ game: body.game, scenario: body.scenario, side: body.side, opponent: body.opponent, level: levelSel.value, time: timeKind.value, rated: ratedBox.checked }));
         try {
           const r = await api("POST", "/api/games", body);
           if (r.invite) localStorage.setItem(`muster-invite-${r.id}`, r.invite);
@@ -877,6 +996,7 @@ async function newGamePage() {
       h("label", { class: "inline" }, oppHuman, " A friend (you get an invite link to send)"),
       h("label", { class: "inline" }, oppSelf, " Play both sides yourself (hot-seat)"),
     ),
+    h("fieldset", {}, h("legend", {}, "Rating"), h("label", { class: "inline" }, ratedBox, " Rated game"), ratedHint),
     h("fieldset", {}, h("legend", {}, "Time control"), timeKind, paceBox, clockBox, h("p", { class: "hint" }, "A player whose time runs out loses. The clock stops while the computer decides and during a vacation.")),
     submit,
     err,
@@ -1813,7 +1933,14 @@ async function gamePage(id) {
 
   function renderSeats() {
     const g = P.game;
+    const changes = g.ratings || [];
     seats.replaceChildren(
+      h(
+        "div",
+        { class: "rated-line", id: "game-rated" },
+        h("span", { class: `tag ${g.rated ? "rated" : "unrated"}` }, g.rated ? "Rated" : "Unrated"),
+        g.rated && changes.length ? h("a", { href: `#/ratings/${g.game}/${changes[0].pool}` }, " leaderboard") : null,
+      ),
       ...g.seats.map((s) =>
         h(
           "div",
@@ -1822,6 +1949,7 @@ async function gamePage(id) {
           h("span", { class: "player" }, s.player ? playerLink(s.player) : s.bot ? `Computer (${s.bot})` : "open seat", s.side === g.my_side || (g.my_side && S.user && s.player === S.user.name) ? " (you)" : ""),
           g.to_act === s.side && g.status === "active" ? h("span", { class: "turn-mark", title: "To play" }, "◀ to play") : null,
           g.clock ? h("span", { class: ["clock", g.clock.running === s.side ? "running" : ""].join(" "), dataset: { side: s.side }, title: "Time left" }) : null,
+          ratingChange(changes.find((c) => c.side === s.side)),
         ),
       ),
     );
