@@ -36,6 +36,11 @@ pub enum Level {
 pub const MEDIUM_ITERATIONS: u32 = 1_000;
 /// The iterations of a `hard` decision, over its two threads (budget or cap, as for medium).
 pub const HARD_ITERATIONS: u32 = 12_000;
+const _: () = assert!(
+    MEDIUM_ITERATIONS < HARD_ITERATIONS,
+    "hard searches more than medium"
+);
+
 /// The wall-clock limit of a `medium` decision under [`Pace::Time`].
 pub const MEDIUM_TIME: std::time::Duration = std::time::Duration::from_millis(200);
 /// The wall-clock limit of a `hard` decision under [`Pace::Time`].
