@@ -8,6 +8,7 @@
 //! - [`Bots`]: the bots of every registered game behind the erased [`Match`] interface.
 //! - [`sim`]: many games between two bots, with statistics for balance studies.
 
+pub mod ladder;
 pub mod mcts;
 pub mod sim;
 
@@ -24,10 +25,39 @@ pub enum Level {
     Random,
     /// Greedy: one-ply look-ahead, each action judged by a few short playouts.
     Easy,
-    /// Tree search, 1,000 iterations, one thread.
+    /// Tree search on one thread: about 0.2 s a decision ([`MEDIUM_ITERATIONS`] at most).
     Medium,
-    /// Tree search, 6,000 iterations over two threads.
+    /// Tree search over two threads: up to about 1 s a decision ([`HARD_ITERATIONS`] at most).
     Hard,
+}
+
+/// The iterations of a `medium` decision: its whole budget when iterations are counted
+/// ([`Pace::Iterations`]), its cap when the clock is ([`Pace::Time`]).
+pub const MEDIUM_ITERATIONS: u32 = 1_000;
+/// The iterations of a `hard` decision, over its two threads (budget or cap, as for medium).
+pub const HARD_ITERATIONS: u32 = 12_000;
+const _: () = assert!(
+    MEDIUM_ITERATIONS < HARD_ITERATIONS,
+    "hard searches more than medium"
+);
+
+/// The wall-clock limit of a `medium` decision under [`Pace::Time`].
+pub const MEDIUM_TIME: std::time::Duration = std::time::Duration::from_millis(200);
+/// The wall-clock limit of a `hard` decision under [`Pace::Time`].
+pub const HARD_TIME: std::time::Duration = std::time::Duration::from_millis(1_000);
+
+/// How the search levels measure their effort.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pace {
+    /// A fixed number of iterations a decision: the same seed gives the same decision on any
+    /// machine under any load. Simulations, the ladder and tests use this.
+    #[default]
+    Iterations,
+    /// A wall-clock limit a decision (what a player feels), capped at the same number of
+    /// iterations, so that a quiet machine plays as [`Pace::Iterations`] does and a loaded one
+    /// stops early. The play server uses this.
+    Time,
 }
 
 /// Every level, weakest first.
@@ -47,8 +77,8 @@ impl Level {
         match self {
             Level::Random => "plays any legal action at random, never resigning",
             Level::Easy => "looks one decision ahead, judging each by a few short playouts",
-            Level::Medium => "tree search, 1,000 iterations a decision",
-            Level::Hard => "tree search, 6,000 iterations a decision over two threads",
+            Level::Medium => "tree search, about 0.2 s a decision",
+            Level::Hard => "deeper tree search, up to about 1 s a decision over two threads",
         }
     }
 
@@ -78,21 +108,36 @@ impl Level {
         })
     }
 
-    /// The search settings of the tree-search levels.
+    /// The search settings of the tree-search levels, counting iterations
+    /// ([`Pace::Iterations`]).
     pub fn params(self) -> Option<Params> {
-        match self {
-            Level::Medium => Some(Params {
-                budget: Budget::Iterations(1_000),
-                threads: 1,
-                ..Params::default()
-            }),
-            Level::Hard => Some(Params {
-                budget: Budget::Iterations(6_000),
-                threads: 2,
-                ..Params::default()
-            }),
-            _ => None,
-        }
+        self.params_at(Pace::Iterations)
+    }
+
+    /// The search settings of the tree-search levels at a pace.
+    pub fn params_at(self, pace: Pace) -> Option<Params> {
+        let (iterations, time, threads) = match self {
+            Level::Medium => (MEDIUM_ITERATIONS, MEDIUM_TIME, 1),
+            Level::Hard => (HARD_ITERATIONS, HARD_TIME, 2),
+            _ => return None,
+        };
+        Some(Params {
+            budget: match pace {
+                Pace::Iterations => Budget::Iterations(iterations),
+                Pace::Time => Budget::Time {
+                    limit: time,
+                    cap: iterations,
+                },
+            },
+            threads,
+            ..Params::default()
+        })
+    }
+
+    /// The threads a decision of this level keeps busy (the play server's bot pool counts
+    /// them).
+    pub fn threads(self) -> usize {
+        self.params().map_or(1, |p| p.threads)
     }
 }
 
@@ -234,17 +279,29 @@ pub struct Thought {
 /// The bots of one game type, erased.
 pub trait GameBots: Send + Sync {
     /// The decision, or `None` when `m` is not of this game type.
-    fn think(&self, m: &dyn Match, level: Level, seed: u64) -> Option<Result<Thought, Error>>;
+    fn think(
+        &self,
+        m: &dyn Match,
+        level: Level,
+        seed: u64,
+        pace: Pace,
+    ) -> Option<Result<Thought, Error>>;
 }
 
 struct Adapter<G>(PhantomData<fn() -> G>);
 
 impl<G: Knowledge> GameBots for Adapter<G> {
-    fn think(&self, m: &dyn Match, level: Level, seed: u64) -> Option<Result<Thought, Error>> {
+    fn think(
+        &self,
+        m: &dyn Match,
+        level: Level,
+        seed: u64,
+        pace: Pace,
+    ) -> Option<Result<Thought, Error>> {
         let session = m.as_any().downcast_ref::<Session<G>>()?;
         let (game, state) = (session.game(), session.state());
         let start = std::time::Instant::now();
-        let (action, iterations) = match level.params() {
+        let (action, iterations) = match level.params_at(pace) {
             Some(params) => match mcts::search(game, state, &params, seed) {
                 Some(r) => (Some(r.action), r.iterations),
                 None => (None, 0),
@@ -267,11 +324,22 @@ impl<G: Knowledge> GameBots for Adapter<G> {
 #[derive(Default)]
 pub struct Bots {
     games: Vec<Box<dyn GameBots>>,
+    pace: Pace,
 }
 
 impl Bots {
     pub fn new() -> Bots {
         Bots::default()
+    }
+
+    /// How [`Bots::choose`] and [`Bots::think`] budget a search ([`Pace::Iterations`] unless
+    /// set): the play server sets [`Pace::Time`].
+    pub fn set_pace(&mut self, pace: Pace) {
+        self.pace = pace;
+    }
+
+    pub fn pace(&self) -> Pace {
+        self.pace
     }
 
     /// Registers the bots of a game type.
@@ -286,9 +354,20 @@ impl Bots {
 
     /// The decision of a bot of `level` in `m`, with its search effort.
     pub fn think(&self, m: &dyn Match, level: Level, seed: u64) -> Result<Thought, Error> {
+        self.think_at(m, level, seed, self.pace)
+    }
+
+    /// The decision of a bot of `level` in `m` at a given pace, with its search effort.
+    pub fn think_at(
+        &self,
+        m: &dyn Match,
+        level: Level,
+        seed: u64,
+        pace: Pace,
+    ) -> Result<Thought, Error> {
         self.games
             .iter()
-            .find_map(|g| g.think(m, level, seed))
+            .find_map(|g| g.think(m, level, seed, pace))
             .unwrap_or_else(|| {
                 Err(Error::new(
                     ErrorKind::UnknownGame,

@@ -19,8 +19,9 @@ use std::time::{Duration, Instant};
 pub enum Budget {
     /// A number of iterations over all threads (deterministic for a given seed).
     Iterations(u32),
-    /// A wall-clock limit per decision (not reproducible).
-    Time(Duration),
+    /// A wall-clock limit per decision (not reproducible), with a cap on the iterations over
+    /// all threads, so that a quiet machine does not search far past what the level means.
+    Time { limit: Duration, cap: u32 },
 }
 
 /// Search settings.
@@ -301,7 +302,10 @@ pub fn search<G: Knowledge>(
     let threads = params.threads.max(1);
     let (per_thread, deadline) = match params.budget {
         Budget::Iterations(n) => (Some(n.div_ceil(threads as u32).max(1)), None),
-        Budget::Time(t) => (None, Some(Instant::now() + t)),
+        Budget::Time { limit, cap } => (
+            Some(cap.div_ceil(threads as u32).max(1)),
+            Some(Instant::now() + limit),
+        ),
     };
     let grow_one = |t: usize| {
         let (nodes, n) = grow(

@@ -1,6 +1,6 @@
 //! Batch simulation: many games between two bots, summarised for balance studies.
 
-use crate::{Bots, Level};
+use crate::{Bots, Level, Pace};
 use muster_core::{Error, ErrorKind, Options, Registry};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -29,6 +29,9 @@ pub struct SimConfig {
     pub seed: u64,
     pub threads: usize,
     pub seating: Seating,
+    /// How the search levels budget a decision: iterations (reproducible, the default) or
+    /// the clock (`--time-budget`: what a player of the server meets, not reproducible).
+    pub pace: Pace,
     /// Write each game's record (`game-SEED.json`, replayable) and full log (`game-SEED.log`)
     /// here, to study how the games were won.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,6 +50,44 @@ pub struct GameResult {
     pub vp: Vec<i32>,
     pub decisions: u64,
     pub seconds: f64,
+    /// What bot A's and bot B's decisions cost in this game.
+    pub effort: [Effort; 2],
+}
+
+/// What a bot's decisions cost: how many, their seconds and search iterations.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
+pub struct Effort {
+    pub decisions: u64,
+    pub seconds: f64,
+    /// The slowest single decision.
+    pub max_seconds: f64,
+    pub iterations: u64,
+}
+
+impl Effort {
+    fn add(&mut self, seconds: f64, iterations: u64) {
+        self.decisions += 1;
+        self.seconds += seconds;
+        self.max_seconds = self.max_seconds.max(seconds);
+        self.iterations += iterations;
+    }
+
+    fn merge(&mut self, other: &Effort) {
+        self.decisions += other.decisions;
+        self.seconds += other.seconds;
+        self.max_seconds = self.max_seconds.max(other.max_seconds);
+        self.iterations += other.iterations;
+    }
+
+    /// Mean seconds a decision (0 with none).
+    pub fn seconds_per_decision(&self) -> f64 {
+        self.seconds / self.decisions.max(1) as f64
+    }
+
+    /// Mean search iterations a decision, forced moves and baselines counting 0.
+    pub fn iterations_per_decision(&self) -> f64 {
+        self.iterations as f64 / self.decisions.max(1) as f64
+    }
 }
 
 /// A win count with its 95% Wilson score interval.
@@ -101,6 +142,10 @@ pub struct BotSummary {
     pub bot: String,
     pub level: Level,
     pub wins: Rate,
+    /// Its decisions over every game, with their seconds and iterations.
+    pub effort: Effort,
+    pub seconds_per_decision: f64,
+    pub iterations_per_decision: f64,
 }
 
 /// The whole study.
@@ -135,14 +180,16 @@ pub fn play_one(
     let mut m = registry.new_match(&config.game, &config.scenario, &config.options, seed)?;
     let a_side_name = m.info().side_name(a_side).to_string();
     let mut decisions = 0u64;
+    let mut effort = [Effort::default(); 2];
     while let Some(side) = m.to_act() {
-        let level = if side == a_side_name {
-            config.a
+        let (level, bot) = if side == a_side_name {
+            (config.a, 0)
         } else {
-            config.b
+            (config.b, 1)
         };
-        let action = bots.choose(m.as_ref(), level, mix(seed, decisions))?;
-        m.act(Some(&side), &action)?;
+        let t = bots.think_at(m.as_ref(), level, mix(seed, decisions), config.pace)?;
+        effort[bot].add(t.seconds, t.iterations);
+        m.act(Some(&side), &t.action)?;
         decisions += 1;
         if decisions > 1_000_000 {
             return Err(Error::new(
@@ -173,6 +220,7 @@ pub fn play_one(
         vp: o.vp,
         decisions,
         seconds: start.elapsed().as_secs_f64(),
+        effort,
     })
 }
 
@@ -294,19 +342,23 @@ pub fn summarise(
     let draws = results.iter().filter(|r| r.winner.is_none()).count() as u64;
     let b_wins = n - a_wins - draws;
     let decisions: u64 = results.iter().map(|r| r.decisions).sum();
+    let bot = |i: usize, name: &str, level: Level, wins: u64| {
+        let mut effort = Effort::default();
+        for r in &results {
+            effort.merge(&r.effort[i]);
+        }
+        BotSummary {
+            bot: name.into(),
+            level,
+            wins: Rate::new(wins, n),
+            effort,
+            seconds_per_decision: effort.seconds_per_decision(),
+            iterations_per_decision: effort.iterations_per_decision(),
+        }
+    };
+    let bots = vec![bot(0, "a", config.a, a_wins), bot(1, "b", config.b, b_wins)];
     SimReport {
-        bots: vec![
-            BotSummary {
-                bot: "a".into(),
-                level: config.a,
-                wins: Rate::new(a_wins, n),
-            },
-            BotSummary {
-                bot: "b".into(),
-                level: config.b,
-                wins: Rate::new(b_wins, n),
-            },
-        ],
+        bots,
         config,
         sides,
         draws,

@@ -65,10 +65,71 @@ fn bot_decides_for_the_non_active_side() {
 fn search_with_an_iteration_budget_is_deterministic_for_a_seed() {
     let g = game();
     let s = g.new_game("freemans-farm", &Options::new(), 1).unwrap();
-    let p = Level::Hard.params().unwrap();
+    // Two root-parallel trees, as `hard` searches, on a small budget.
+    let p = mcts::Params {
+        budget: mcts::Budget::Iterations(1_200),
+        threads: 2,
+        ..mcts::Params::default()
+    };
     let a = mcts::search(&g, &s, &p, 7).unwrap();
     let b = mcts::search(&g, &s, &p, 7).unwrap();
     assert_eq!(a.action, b.action);
     assert_eq!(a.root, b.root);
-    assert!(a.iterations >= 6_000);
+    assert_eq!(a.iterations, 1_200);
+}
+
+#[test]
+fn a_time_budget_stops_at_its_iteration_cap_on_any_machine() {
+    // A minute allowed but 500 iterations capped: the cap ends the search (issue 18: the
+    // server's clock-budgeted levels never search past the iterations the simulations count).
+    let g = game();
+    let s = g.new_game("freemans-farm", &Options::new(), 1).unwrap();
+    let p = mcts::Params {
+        budget: mcts::Budget::Time {
+            limit: std::time::Duration::from_secs(60),
+            cap: 500,
+        },
+        threads: 2,
+        ..mcts::Params::default()
+    };
+    let r = mcts::search(&g, &s, &p, 3).unwrap();
+    assert_eq!(r.iterations, 500);
+}
+
+#[test]
+fn a_time_budget_ends_the_search_at_its_limit() {
+    // No cap to speak of: only the clock can end this search, and it does.
+    let g = game();
+    let s = g.new_game("freemans-farm", &Options::new(), 1).unwrap();
+    let p = mcts::Params {
+        budget: mcts::Budget::Time {
+            limit: std::time::Duration::from_millis(20),
+            cap: u32::MAX,
+        },
+        threads: 1,
+        ..mcts::Params::default()
+    };
+    let r = mcts::search(&g, &s, &p, 3).unwrap();
+    assert!(r.iterations >= 1 && r.iterations < u32::MAX as u64);
+}
+
+#[test]
+fn the_server_pace_caps_each_level_at_the_iterations_the_simulations_count() {
+    use muster_ai::Pace;
+    for level in [Level::Medium, Level::Hard] {
+        let counted = level.params_at(Pace::Iterations).unwrap();
+        let timed = level.params_at(Pace::Time).unwrap();
+        let mcts::Budget::Iterations(n) = counted.budget else {
+            panic!("{level}: iterations")
+        };
+        let mcts::Budget::Time { limit, cap } = timed.budget else {
+            panic!("{level}: time")
+        };
+        assert_eq!(cap, n, "{level}");
+        assert_eq!(timed.threads, counted.threads, "{level}");
+        assert!(limit <= std::time::Duration::from_secs(1), "{level}");
+    }
+    assert!(muster_ai::MEDIUM_TIME < muster_ai::HARD_TIME);
+    assert_eq!(Level::Hard.threads(), 2);
+    assert!(Level::Easy.params_at(Pace::Time).is_none());
 }

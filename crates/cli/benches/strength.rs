@@ -46,6 +46,7 @@ fn main() {
                         threads: 1,
                         seating: Seating::Fixed(side_index as u8),
                         records: None,
+                        pace: muster_ai::Pace::Iterations,
                     };
                     let r = sim::run(&registry, &bots, &config, &|_| {}).expect("simulation runs");
                     let w = &r.bots[0].wins;

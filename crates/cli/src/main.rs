@@ -92,6 +92,10 @@ enum Command {
         /// their own either way).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
+        /// Threads bot searches may keep busy at once over every game (default: the cores);
+        /// decisions beyond them queue in the order asked, a hard one taking two.
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        bot_threads: Option<u16>,
     },
     /// Speak the engine protocol: JSON lines on stdin and stdout (docs/protocol.md).
     Engine,
@@ -160,6 +164,11 @@ enum Command {
     CheckData,
     /// Play many games between two bots and report win rates with 95% intervals.
     Sim(SimArgs),
+    /// The bot ladder (issue 18): in every scenario, each level against the level below with
+    /// sides swapped game by game; a rung passes at 65% or more with the 95% interval's lower
+    /// end above 55%. Prints the table, seconds a decision per level, the rating gaps the win
+    /// rates imply and the ratings chained from random at 1000.
+    Ladder(LadderArgs),
     /// Measure random play for every scenario: decisions per second and state size.
     Bench {
         /// Random games per scenario (at least 1).
@@ -184,9 +193,9 @@ enum Opponent {
     Random,
     /// One-ply look-ahead bot.
     Easy,
-    /// Tree search, 1,000 iterations a decision.
+    /// Tree search (its iteration budget; the server's medium stops at about 0.2 s).
     Medium,
-    /// Tree search, 6,000 iterations a decision on two threads.
+    /// Deeper tree search on two threads (the server's hard stops at about 1 s).
     Hard,
 }
 
@@ -241,6 +250,38 @@ struct SimArgs {
     /// Save every game's record and log in this folder (game-SEED.json, game-SEED.log).
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
+    /// Budget the search levels by the clock, as the play server does (medium about 0.2 s,
+    /// hard up to about 1 s a decision, each capped at its iterations), instead of by
+    /// iterations alone: closer to what a player meets, but no longer reproducible.
+    #[arg(long)]
+    time_budget: bool,
+}
+
+#[derive(clap::Args)]
+struct LadderArgs {
+    /// The levels, weakest first, comma-separated.
+    #[arg(long, default_value = "random,easy,medium,hard", value_delimiter = ',')]
+    levels: Vec<String>,
+    /// Games per rung and scenario (sides alternate; at least 1).
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// Only this game (repeatable; default every game).
+    #[arg(long = "game", value_name = "ID")]
+    game: Vec<String>,
+    /// Only this scenario (repeatable; default every scenario of the games chosen).
+    #[arg(long = "scenario", value_name = "ID")]
+    scenario: Vec<String>,
+    /// Games played at once (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Budget searches by the clock, as the server does (not reproducible).
+    #[arg(long)]
+    time_budget: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -293,10 +334,14 @@ fn main() -> ExitCode {
             mail_from,
             allow_private_webhooks,
             threads,
+            bot_threads,
         } => {
             let mut limits = muster_server::Limits::default();
             if let Some(n) = max_connections {
                 limits.max_connections = n.max(1);
+            }
+            if let Some(n) = bot_threads {
+                limits.bot_threads = n.into();
             }
             let config = muster_server::Config {
                 addr,
@@ -329,7 +374,10 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            match runtime.block_on(muster_server::serve(config, registry, muster_cli::bots())) {
+            // Bots in play are budgeted by the clock: what a player waits for (issue 18).
+            let mut bots = muster_cli::bots();
+            bots.set_pace(muster_ai::Pace::Time);
+            match runtime.block_on(muster_server::serve(config, registry, bots)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("muster serve: {e}");
@@ -502,6 +550,14 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("muster sim: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Ladder(args) => match ladder(&registry, args) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::from(2),
+            Err(e) => {
+                eprintln!("muster ladder: {e}");
                 ExitCode::FAILURE
             }
         },
@@ -853,6 +909,11 @@ fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seating,
         records: args.records.clone(),
+        pace: if args.time_budget {
+            muster_ai::Pace::Time
+        } else {
+            muster_ai::Pace::Iterations
+        },
     };
     let bar = indicatif::ProgressBar::new(args.games as u64);
     bar.set_style(
@@ -924,12 +985,18 @@ fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
             Seating::Fixed(s) => format!("bot a plays {}", info.side_name(s)),
         }
     );
+    if config.pace == muster_ai::Pace::Time {
+        say!("  budgeted by the clock (--time-budget): not reproducible");
+    }
     for b in &report.bots {
         say!(
-            "  bot {} ({:<6}) wins {}",
+            "  bot {} ({:<6}) wins {}; {:.3} s a decision (max {:.3}), {:.0} iterations a decision",
             b.bot,
             b.level.id(),
-            pct(&b.wins)
+            pct(&b.wins),
+            b.seconds_per_decision,
+            b.effort.max_seconds,
+            b.iterations_per_decision
         );
     }
     for s in &report.sides {
@@ -949,6 +1016,102 @@ fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
         report.seconds
     );
     Ok(())
+}
+
+/// Runs the ladder; `Ok(false)` when a rung failed (exit status 2).
+fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, String> {
+    use muster_ai::ladder::{self, LadderConfig};
+    let levels = args
+        .levels
+        .iter()
+        .map(|l| muster_ai::Level::parse(l.trim()).map_err(|e| e.message))
+        .collect::<Result<Vec<_>, _>>()?;
+    let config = LadderConfig {
+        levels,
+        games: args.game,
+        scenarios: args.scenario,
+        games_per_rung: args.games,
+        seed: args.seed,
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        pace: if args.time_budget {
+            muster_ai::Pace::Time
+        } else {
+            muster_ai::Pace::Iterations
+        },
+    };
+    let bots = muster_cli::bots();
+    let report = ladder::run(registry, &bots, &config, &|r| {
+        eprintln!(
+            "{} {}: {} vs {}: {}/{} ({:.1} s)",
+            r.game, r.scenario, r.upper, r.lower, r.wins.wins, r.wins.games, r.seconds
+        )
+    })
+    .map_err(|e| e.message)?;
+    let ok = report.rungs.iter().all(|r| r.pass);
+    if args.json {
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        );
+        return Ok(ok);
+    }
+    say!(
+        "| game | scenario | upper | lower | upper wins | 95% interval | pass | gap | upper s/decision (max) | lower s/decision | upper iterations/decision | mean decisions |"
+    );
+    say!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for r in &report.rungs {
+        say!(
+            "| {} | {} | {} | {} | {}/{} = {:.0}% | {:.0}–{:.0}% | {} | {:+.0} | {:.3} ({:.3}) | {:.3} | {:.0} | {:.0} |",
+            r.game,
+            r.scenario,
+            r.upper,
+            r.lower,
+            r.wins.wins,
+            r.wins.games,
+            100.0 * r.wins.rate,
+            100.0 * r.wins.low,
+            100.0 * r.wins.high,
+            if r.pass { "yes" } else { "no" },
+            r.gap,
+            r.upper_effort.seconds_per_decision(),
+            r.upper_effort.max_seconds,
+            r.lower_effort.seconds_per_decision(),
+            r.upper_effort.iterations_per_decision(),
+            r.mean_decisions
+        );
+    }
+    say!();
+    say!(
+        "| upper | lower | upper wins, every scenario | 95% interval | every rung passes | implied gap |"
+    );
+    say!("|---|---|---|---|---|---|");
+    for s in &report.steps {
+        say!(
+            "| {} | {} | {}/{} = {:.0}% | {:.0}–{:.0}% | {} | {:+.0} |",
+            s.upper,
+            s.lower,
+            s.wins.wins,
+            s.wins.games,
+            100.0 * s.wins.rate,
+            100.0 * s.wins.low,
+            100.0 * s.wins.high,
+            if s.all_pass { "yes" } else { "no" },
+            s.gap
+        );
+    }
+    say!();
+    say!(
+        "ratings implied: {}",
+        report
+            .ratings
+            .iter()
+            .map(|(l, r)| format!("{l} {r:.0}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(ok)
 }
 
 fn save(args: &PlayArgs, game: &dyn Match) -> Result<(), String> {

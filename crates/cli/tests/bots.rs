@@ -48,7 +48,7 @@ fn every_level_plays_only_legal_actions_and_finishes_every_scenario() {
             (Level::Random, usize::MAX),
             (Level::Easy, usize::MAX),
             (Level::Medium, 30),
-            (Level::Hard, 6),
+            (Level::Hard, 3),
         ]
         .into_iter()
         .enumerate()
@@ -286,6 +286,7 @@ fn sim_records_replay_to_the_reported_result() {
         threads: 1,
         seating: Seating::Alternate,
         records: Some(dir.clone()),
+        pace: muster_ai::Pace::Iterations,
     };
     let report = sim::run(&registry, &bots, &config, &|_| {}).unwrap();
     for r in &report.results {
@@ -312,4 +313,60 @@ fn sim_records_replay_to_the_reported_result() {
     let err = sim::run(&registry, &bots, &config, &|_| {}).unwrap_err();
     assert!(err.message.contains("game-40.json"), "{}", err.message);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 18: the ladder plays each level against the one below, sides swapped game by game,
+/// counts each level's decisions and their cost, and chains the ratings up from random; a
+/// ladder that is not weakest first, or names a scenario it does not have, is refused.
+#[test]
+fn the_ladder_plays_each_level_against_the_one_below_and_chains_the_ratings() {
+    use muster_ai::ladder::{self, LadderConfig};
+    let registry = muster_cli::registry(None).unwrap();
+    let bots = muster_cli::bots();
+    let config = LadderConfig {
+        levels: vec![Level::Random, Level::Easy],
+        games: vec!["battles".into()],
+        scenarios: vec!["oriskany".into()],
+        games_per_rung: 2,
+        seed: 11,
+        threads: 1,
+        pace: muster_ai::Pace::Iterations,
+    };
+    let seen = std::sync::Mutex::new(0);
+    let report = ladder::run(&registry, &bots, &config, &|_| {
+        *seen.lock().unwrap() += 1;
+    })
+    .unwrap();
+    assert_eq!(*seen.lock().unwrap(), 1, "told of the one rung");
+    assert_eq!(report.rungs.len(), 1);
+    let rung = &report.rungs[0];
+    assert_eq!((rung.upper, rung.lower), (Level::Easy, Level::Random));
+    assert_eq!(rung.wins.games, 2);
+    assert_eq!(rung.pass, ladder::passes(&rung.wins));
+    assert!(rung.upper_effort.decisions > 0 && rung.lower_effort.decisions > 0);
+    assert_eq!(rung.lower_effort.iterations, 0, "random searches nothing");
+    assert_eq!(report.ratings[0], (Level::Random, ladder::RANDOM_RATING));
+    assert_eq!(
+        report.ratings[1],
+        (Level::Easy, ladder::RANDOM_RATING + report.steps[0].gap)
+    );
+    // The same seed plays the same games.
+    let again = ladder::run(&registry, &bots, &config, &|_| {}).unwrap();
+    assert_eq!(again.rungs[0].wins, rung.wins);
+    let refused = |c: LadderConfig| ladder::run(&registry, &bots, &c, &|_| {}).unwrap_err();
+    let e = refused(LadderConfig {
+        levels: vec![Level::Easy, Level::Random],
+        ..config.clone()
+    });
+    assert!(e.message.contains("weakest first"), "{}", e.message);
+    let e = refused(LadderConfig {
+        scenarios: vec!["yorktown".into()],
+        ..config.clone()
+    });
+    assert!(e.message.contains("yorktown"), "{}", e.message);
+    let e = refused(LadderConfig {
+        games_per_rung: 0,
+        ..config
+    });
+    assert!(e.message.contains("at least 1"), "{}", e.message);
 }

@@ -82,6 +82,9 @@ pub struct Limits {
     pub finished_idle: Duration,
     /// Any game nobody has touched for this long leaves memory (loaded back on demand).
     pub game_idle: Duration,
+    /// Threads bot searches may keep busy at once, over every game (issue 18): the bot pool's
+    /// slots (default: the cores). A `hard` decision takes two.
+    pub bot_threads: usize,
 }
 
 impl Default for Limits {
@@ -93,6 +96,7 @@ impl Default for Limits {
             socket_idle: Duration::from_secs(30),
             finished_idle: Duration::from_secs(60),
             game_idle: Duration::from_secs(15 * 60),
+            bot_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
 }
@@ -121,6 +125,8 @@ pub struct AppState {
     pub replays: Arc<play::ReplayCache>,
     /// Games whose bot task is running (so that none is started twice).
     pub bot_tasks: Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
+    /// The slots bot searches queue for.
+    pub bot_pool: Arc<play::BotPool>,
     pub config: Arc<Config>,
     /// The notifications' queue and who looked at which game.
     pub notify: Arc<notify::Notifier>,
@@ -248,6 +254,7 @@ pub async fn state(config: Config, registry: Registry, bots: Bots) -> Result<App
         mails: Arc::default(),
         replays: Arc::new(play::ReplayCache::default()),
         bot_tasks: Arc::default(),
+        bot_pool: Arc::new(play::BotPool::new(config.limits.bot_threads)),
         config: Arc::new(config),
         notify: Arc::new(notifier),
         history: Arc::default(),

@@ -639,6 +639,45 @@ pub fn bot_backoff(n: u32) -> std::time::Duration {
         .min(std::time::Duration::from_secs(30))
 }
 
+/// The machine's share for bot searches (issue 18): a fair queue of slots, one a core unless
+/// [`crate::Limits::bot_threads`] says otherwise. A decision holds as many slots as its level
+/// searches on threads (`hard`: two; never more than the pool has) and gives them back when it
+/// is made; waiting decisions are served in the order they asked. However many games wait on
+/// their bots, no more search threads run than there are slots, and a game whose bot decides
+/// again and again queues again each time, so one game's `hard` bot cannot starve the others.
+/// Human actions never wait here: bot searches run on blocking threads of their own.
+pub struct BotPool {
+    slots: tokio::sync::Semaphore,
+    size: u32,
+}
+
+impl BotPool {
+    pub fn new(size: usize) -> BotPool {
+        let size = size.clamp(1, 1024) as u32;
+        BotPool {
+            slots: tokio::sync::Semaphore::new(size as usize),
+            size,
+        }
+    }
+
+    /// The slots in all.
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// The slots free now.
+    pub fn free(&self) -> usize {
+        self.slots.available_permits()
+    }
+
+    /// Waits for the slots a decision on `threads` threads needs (at most all of them);
+    /// `None` only if the pool were closed, which it never is.
+    pub async fn acquire(&self, threads: usize) -> Option<tokio::sync::SemaphorePermit<'_>> {
+        let n = (threads as u32).clamp(1, self.size);
+        self.slots.acquire_many(n).await.ok()
+    }
+}
+
 /// Lets bots play while it is a bot's decision: starts the game's bot task unless one runs.
 pub fn spawn_bots(state: AppState, id: String) {
     {
@@ -683,10 +722,15 @@ async fn run_bots(state: &AppState, id: &str) {
             _ => {
                 let bots = state.bots.clone();
                 let decision_seed = seed ^ (version as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let Some(slots) = state.bot_pool.acquire(level.threads()).await else {
+                    failures += 1;
+                    continue;
+                };
                 let choice = tokio::task::spawn_blocking(move || {
                     bots.choose(snapshot.as_ref(), level, decision_seed)
                 })
                 .await;
+                drop(slots);
                 match choice {
                     Ok(Ok(action)) => action,
                     Ok(Err(e)) => {

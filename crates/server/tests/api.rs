@@ -589,3 +589,91 @@ async fn unknown_games_and_bad_creations_are_clear_errors() {
     );
     assert_eq!(catalog["levels"].as_array().unwrap().len(), 4);
 }
+
+/// Waits (up to a minute: bots queue behind one another here) until it is `c`'s decision in
+/// game `id` or the game is over.
+async fn wait_turn_patiently(c: &Client, id: &str) -> Value {
+    for _ in 0..2400 {
+        let (_, g) = c.get(&format!("/api/games/{id}")).await;
+        if g["to_act"] == g["my_side"] || g["status"] == "finished" {
+            return g;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("the bot of game {id} did not move");
+}
+
+/// Issue 18: bot searches queue for the server's bot pool. With the pool's one slot taken,
+/// no bot moves, yet every human action (in the bot games and in a game between two players)
+/// is answered; once the slot is free, every bot game, `hard` ones included, moves again and
+/// keeps moving, each in its turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_queue_for_the_bot_pool_every_bot_game_progresses_and_humans_are_served() {
+    for db in databases().await {
+        let limits = muster_server::Limits {
+            bot_threads: 1,
+            ..Default::default()
+        };
+        let (addr, state) = server_with(&db, limits).await;
+        assert_eq!(state.bot_pool.size(), 1);
+        let mut games = Vec::new();
+        for (i, level) in ["hard", "medium", "hard", "easy", "random"]
+            .into_iter()
+            .enumerate()
+        {
+            let c = Client::signup(addr, &format!("player{i}")).await;
+            let id = c.game_vs_bot("freemans-farm", "american", level).await;
+            games.push((c, id));
+        }
+        // Take the pool's only slot: the bots wait, the players do not.
+        let held = state.bot_pool.acquire(1).await.unwrap();
+        assert_eq!(state.bot_pool.free(), 0);
+        let mut versions = Vec::new();
+        for (c, id) in &games {
+            let g = hand_over(c, id).await;
+            assert_ne!(g["to_act"], g["my_side"], "{db}: the bot is to act");
+            versions.push(g["version"].clone());
+        }
+        let alice = Client::signup(addr, "alice").await;
+        let bob = Client::signup(addr, "bob").await;
+        let (human, _) = human_game(&alice, &bob).await;
+        let (_, g) = alice.get(&format!("/api/games/{human}")).await;
+        let (player, g) = if g["to_act"] == g["my_side"] {
+            (&alice, g)
+        } else {
+            (&bob, bob.get(&format!("/api/games/{human}")).await.1)
+        };
+        let action = g["legal"][0]["action"].as_str().unwrap().to_string();
+        let (status, v) = player
+            .post(
+                &format!("/api/games/{human}/act"),
+                json!({"action": action, "version": g["version"]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{db}: {v}");
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        for ((c, id), version) in games.iter().zip(&versions) {
+            let (_, g) = c.get(&format!("/api/games/{id}")).await;
+            assert_eq!(
+                &g["version"], version,
+                "{db}: no bot moved while the pool was full"
+            );
+        }
+        drop(held);
+        // Every bot game moves, three turns each, all at once.
+        let rounds = games.iter().map(|(c, id)| async move {
+            let mut moves = 0;
+            for _ in 0..3 {
+                let g = wait_turn_patiently(c, id).await;
+                if g["status"] == "finished" {
+                    break;
+                }
+                moves += 1;
+                hand_over(c, id).await;
+            }
+            moves
+        });
+        let moves = futures_util::future::join_all(rounds).await;
+        assert!(moves.iter().all(|&m| m >= 1), "{db}: {moves:?}");
+    }
+}

@@ -417,6 +417,13 @@ pub async fn confirm_email(
 /// Plays the caller's decisions (the first legal action each time) until it is another
 /// side's, then waits until it is the caller's again: the game as it then stands.
 pub async fn play_turn(c: &Client, id: &str) -> Value {
+    hand_over(c, id).await;
+    c.wait_my_turn(id).await
+}
+
+/// Plays the caller's decisions (the first legal action each time) until it is another
+/// side's or the game is over: the caller's last answer.
+pub async fn hand_over(c: &Client, id: &str) -> Value {
     let (_, mut g) = c.get(&format!("/api/games/{id}")).await;
     while g["status"] == "active" && g["to_act"] == g["my_side"] {
         let action = g["legal"][0]["action"].as_str().unwrap().to_string();
@@ -429,7 +436,7 @@ pub async fn play_turn(c: &Client, id: &str) -> Value {
         assert_eq!(status, StatusCode::OK, "{v}");
         g = v;
     }
-    c.wait_my_turn(id).await
+    g
 }
 
 /// Oriskany between `alice` (British, who made it) and `bob` (American, who joined): its id
