@@ -35,7 +35,7 @@ pub enum Level {
 /// ([`Pace::Iterations`]), its cap when the clock is ([`Pace::Time`]).
 pub const MEDIUM_ITERATIONS: u32 = 1_000;
 /// The iterations of a `hard` decision, over its two threads (budget or cap, as for medium).
-pub const HARD_ITERATIONS: u32 = 12_000;
+pub const HARD_ITERATIONS: u32 = 6_000;
 const _: () = assert!(
     MEDIUM_ITERATIONS < HARD_ITERATIONS,
     "hard searches more than medium"
