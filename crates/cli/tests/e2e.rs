@@ -2360,6 +2360,8 @@ async fn a_player_mutes_hides_the_spectators_and_keeps_notes_in_the_browser() {
     })
     .await;
     r.unwrap();
+}
+
 /// Issue 16 §6 in the browser: the new-game form offers a rated game and shows each level's
 /// fixed rating; a rated game against the computer, resigned after the confirmation, shows the
 /// player's rating before → after beside the seats; the lobby's "leaderboard" link opens the
