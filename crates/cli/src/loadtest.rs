@@ -1151,6 +1151,11 @@ async fn act_socket(sh: &Shared, seat: &mut Seat, action: &str) -> Result<f64, S
             .ok_or_else(|| format!("no ack within {} s", PATIENCE.as_secs()))?;
         sh.ws_messages.fetch_add(1, Ordering::Relaxed);
         match m["type"].as_str() {
+            // The update of the change carries its acknowledgement (`ack`).
+            Some("update") if m["ack"] == id => {
+                seat.view.apply(&m);
+                return Ok(t.elapsed().as_secs_f64() * 1000.0);
+            }
             Some("update") => seat.view.apply(&m),
             Some("ack") if m["id"] == id => {
                 let ms = t.elapsed().as_secs_f64() * 1000.0;

@@ -192,6 +192,16 @@ const MIGRATIONS: &[&[&str]] = &[
         after_figures TEXT NOT NULL,
         PRIMARY KEY (game_id, side))",
     ],
+    // Task h13 (issue 13, the writes of an action): the search of finished games needs its
+    // indexes on finished games only. Indexes on every game's `updated` were two more B-tree
+    // pages written to the WAL by every action of a live game; partial ones are not touched
+    // until a game ends. (The list of live games reads the active ones by `games_status`.)
+    &[
+        "DROP INDEX games_status_updated",
+        "DROP INDEX games_status_game",
+        "CREATE INDEX games_finished_updated ON games(updated) WHERE status = 'finished'",
+        "CREATE INDEX games_finished_game ON games(game, scenario, updated) WHERE status = 'finished'",
+    ],
 ];
 
 /// How SQLite makes a commit durable (PostgreSQL keeps its own `synchronous_commit`).

@@ -1828,6 +1828,48 @@ fn socket_top(
     top
 }
 
+/// The label a socket's client holds for each action it was sent (the browser keeps the last
+/// label it was sent for every action), so that a label comes once however often its action
+/// is offered again — a unit's move, a card, a fire — and again whenever it changed. A
+/// bounded memory of 64-bit hashes (a few KB a socket); an action it forgot has its label
+/// sent again, which is harmless.
+#[derive(Default)]
+struct LabelMemory {
+    /// Hash of the action → hash of the label last sent for it.
+    held: HashMap<u64, u64>,
+    /// The actions in the order first remembered, the oldest forgotten first.
+    order: std::collections::VecDeque<u64>,
+}
+
+/// Actions a socket's [`LabelMemory`] holds at most.
+const LABELS_REMEMBERED: usize = 256;
+
+impl LabelMemory {
+    /// Remembers `label` as the one the client holds for `action`; whether it must be sent
+    /// (the client holds another label for the action, or none).
+    fn remember(&mut self, action: &str, label: &str) -> bool {
+        let hash = |s: &str| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            s.hash(&mut h);
+            h.finish()
+        };
+        let (a, l) = (hash(action), hash(label));
+        match self.held.insert(a, l) {
+            Some(old) => old != l,
+            None => {
+                self.order.push_back(a);
+                if self.order.len() > LABELS_REMEMBERED
+                    && let Some(gone) = self.order.pop_front()
+                {
+                    self.held.remove(&gone);
+                }
+                true
+            }
+        }
+    }
+}
+
 /// What one socket was last sent: what its next update is reckoned against.
 #[derive(Default)]
 struct Follower {
@@ -1841,7 +1883,7 @@ struct Follower {
     /// [`crate::patch::diff_text`]).
     view: String,
     legal: Vec<String>,
-    labels: HashMap<String, String>,
+    labels: LabelMemory,
     /// Entries of the whole log covered, and how many of them this viewer may read.
     raw_log: usize,
     log: usize,
@@ -1905,24 +1947,21 @@ impl Follower {
         }
     }
 
-    /// Keeps the legal actions as sent; the labels not sent before on this socket. Only the
-    /// labels of the last two lists are remembered (a label sent again is harmless; a memory
-    /// of every label ever offered would grow with the game).
+    /// Keeps the legal actions as sent; the labels not sent before on this socket (all of
+    /// them with `all`, the first message, which starts the memory afresh).
     fn legal_and_labels(
         &mut self,
         legal: Vec<muster_core::LegalEntry>,
         all: bool,
     ) -> serde_json::Map<String, Value> {
         let mut labels = serde_json::Map::new();
-        let previous = std::mem::take(&mut self.legal);
-        self.labels
-            .retain(|a, _| previous.contains(a) || legal.iter().any(|e| e.action == *a));
+        if all {
+            self.labels = LabelMemory::default();
+        }
         self.legal = Vec::with_capacity(legal.len());
         for e in legal {
-            let known = !all && self.labels.get(&e.action) == Some(&e.label);
-            if !known {
+            if self.labels.remember(&e.action, &e.label) {
                 labels.insert(e.action.clone(), json!(e.label));
-                self.labels.insert(e.action.clone(), e.label);
             }
             self.legal.push(e.action);
         }
@@ -1945,8 +1984,14 @@ impl Follower {
                 .zip(&self.legal)
                 .any(|(e, a)| e.action != *a);
         for (k, v) in socket_top(seen.top, &seen.legal) {
-            // The irreversible marks are indices into `legal`: sent again with a new list.
-            if self.top.get(k) != Some(&v) || (k == "irreversible" && legal_changed) {
+            // The irreversible marks are indices into `legal`: sent again with a new list,
+            // but for an empty one, whose marks can only be empty (the client knows).
+            if k == "irreversible" && legal_changed {
+                if !seen.legal.is_empty() {
+                    out.insert(k.into(), v.clone());
+                }
+                self.top.insert(k, v);
+            } else if self.top.get(k) != Some(&v) {
                 out.insert(k.into(), v.clone());
                 self.top.insert(k, v);
             }
@@ -2227,15 +2272,25 @@ async fn follow(
                         let update = f.update(&l);
                         let version = l.version;
                         drop(l);
-                        let mut out = Vec::new();
+                        // The change's update carries the acknowledgement (`ack`: the
+                        // message's id); only when there is no update is the ack its own
+                        // message.
                         match update {
-                            Ok(Some(v)) => out.push(Message::Text(v.to_string().into())),
-                            Ok(None) => {}
-                            Err(e) => out.push(socket_error(&Value::Null, &e)),
+                            Ok(Some(mut v)) => {
+                                if let Some(o) = v.as_object_mut() {
+                                    o.insert("ack".into(), id);
+                                }
+                                vec![Message::Text(v.to_string().into())]
+                            }
+                            Ok(None) => {
+                                let ack = json!({"type": "ack", "id": id, "version": version});
+                                vec![Message::Text(ack.to_string().into())]
+                            }
+                            Err(e) => {
+                                let ack = json!({"type": "ack", "id": id, "version": version});
+                                vec![socket_error(&Value::Null, &e), Message::Text(ack.to_string().into())]
+                            }
                         }
-                        let ack = json!({"type": "ack", "id": id, "version": version});
-                        out.push(Message::Text(ack.to_string().into()));
-                        out
                     }
                     Err(e) => vec![socket_error(&id, &e)],
                 };
@@ -2351,5 +2406,43 @@ pub(crate) fn notify_game_over(state: &AppState, l: &Live) {
                 },
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LABELS_REMEMBERED, LabelMemory};
+
+    #[test]
+    fn a_label_is_sent_once_again_whenever_it_changed_and_after_it_was_forgotten() {
+        let mut m = LabelMemory::default();
+        assert!(
+            m.remember("select morgan", "Move Morgan at D6"),
+            "new: sent"
+        );
+        assert!(
+            !m.remember("select morgan", "Move Morgan at D6"),
+            "held: not sent"
+        );
+        assert!(
+            m.remember("select morgan", "Move Morgan at E6"),
+            "changed: sent"
+        );
+        // The client now holds the E6 label: the D6 one must be sent again.
+        assert!(
+            m.remember("select morgan", "Move Morgan at D6"),
+            "changed back: sent"
+        );
+        assert!(!m.remember("select morgan", "Move Morgan at D6"));
+        // Bounded: the oldest action is forgotten, and its label sent again.
+        for i in 0..LABELS_REMEMBERED {
+            assert!(m.remember(&format!("a{i}"), "x"));
+        }
+        assert_eq!(m.held.len(), LABELS_REMEMBERED);
+        assert!(
+            m.remember("select morgan", "Move Morgan at D6"),
+            "forgotten: sent"
+        );
+        assert!(!m.remember(&format!("a{}", LABELS_REMEMBERED - 1), "x"));
     }
 }

@@ -101,16 +101,22 @@ impl Held {
             }
         }
         for (k, v) in msg.as_object().unwrap() {
-            if !["type", "labels", "view_patch", "log", "log_start"].contains(&k.as_str()) {
+            if !["type", "labels", "view_patch", "log", "log_start", "ack"].contains(&k.as_str()) {
                 self.game[k] = v.clone();
             }
         }
-        if msg.get("legal").is_some() {
+        if let Some(legal) = msg.get("legal") {
             self.legal_objects();
-            assert!(
-                msg.get("irreversible").is_some(),
-                "a new legal list comes with its irreversible marks: {msg}"
-            );
+            if legal.as_array().is_some_and(Vec::is_empty) {
+                // An empty list comes without its marks, which can only be empty.
+                assert!(msg.get("irreversible").is_none(), "{msg}");
+                self.game["irreversible"] = json!([]);
+            } else {
+                assert!(
+                    msg.get("irreversible").is_some(),
+                    "a new legal list comes with its irreversible marks: {msg}"
+                );
+            }
         }
         self.irreversible_actions(msg);
         if let Some(p) = msg.get("view_patch") {
@@ -231,16 +237,12 @@ async fn each_seat_is_pushed_exactly_what_get_shows_it_and_acts_over_the_socket(
                 json!({"type": "act", "id": step, "action": a, "version": version})
             };
             send(ws, msg).await;
-            // The change comes first, then its acknowledgement.
+            // The change's update carries its acknowledgement: one message.
             let update = next(ws).await;
             assert_eq!(update["type"], "update", "{update}");
             assert_eq!(update["version"], version + 1);
+            assert_eq!(update["ack"], step, "{update}");
             held.apply(&update);
-            let ack = next(ws).await;
-            assert_eq!(
-                ack,
-                json!({"type": "ack", "id": step, "version": version + 1})
-            );
             let seen = next(other_ws).await;
             assert_eq!(seen["version"], version + 1, "{seen}");
             other.apply(&seen);
@@ -374,8 +376,12 @@ async fn refused_socket_messages_get_an_error_and_change_nothing() {
         json!({"type": "act", "id": 10, "action": action, "version": v}),
     )
     .await;
-    assert_eq!(next(on_turn).await["type"], "update");
-    assert_eq!(next(on_turn).await["type"], "ack");
+    let update = next(on_turn).await;
+    assert_eq!(
+        (update["type"].as_str(), update["ack"].as_i64()),
+        (Some("update"), Some(10)),
+        "{update}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -680,7 +686,7 @@ async fn a_batch_over_the_socket_is_one_update_and_one_undo_and_a_bad_one_is_nam
     .await;
     let e = next(&mut b).await;
     assert_eq!(e["error"]["kind"], "not_your_turn", "{e}");
-    // The batch: one update, then the ack; the version moves on once.
+    // The batch: one update, carrying the ack; the version moves on once.
     send(
         &mut a,
         json!({"type": "act", "id": 5, "actions": batch, "version": version}),
@@ -688,13 +694,11 @@ async fn a_batch_over_the_socket_is_one_update_and_one_undo_and_a_bad_one_is_nam
     .await;
     let update = next(&mut a).await;
     assert_eq!(update["version"], version + 1, "{update}");
-    held.apply(&update);
-    let ack = next(&mut a).await;
     assert_eq!(
-        (ack["type"].as_str(), ack["id"].as_i64()),
-        (Some("ack"), Some(5))
+        (update["type"].as_str(), update["ack"].as_i64()),
+        (Some("update"), Some(5))
     );
-    assert_eq!(ack["version"], version + 1);
+    held.apply(&update);
     let (_, after) = alice.get(&path).await;
     held.assert_matches(&after, "alice after the batch");
     assert_eq!(after["actions"], before["actions"].as_u64().unwrap() + 3);
@@ -714,9 +718,8 @@ async fn a_batch_over_the_socket_is_one_update_and_one_undo_and_a_bad_one_is_nam
     )
     .await;
     let update = next(&mut a).await;
+    assert_eq!(update["ack"], 6, "{update}");
     held.apply(&update);
-    let ack = next(&mut a).await;
-    assert_eq!(ack["type"], "ack", "{ack}");
     let (_, undone) = alice.get(&path).await;
     held.assert_matches(&undone, "alice after the undo");
     assert_eq!(undone["actions"], before["actions"]);

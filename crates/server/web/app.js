@@ -2373,6 +2373,8 @@ async function gamePage(id) {
     if (msg.labels) for (const [a, l] of Object.entries(msg.labels)) labels.set(a, l);
     delete msg.labels;
     if (msg.legal) msg.legal = msg.legal.map((a) => ({ action: a, label: labels.has(a) ? labels.get(a) : a }));
+    // An empty `legal` comes without its (empty) `irreversible`.
+    if (msg.legal && msg.legal.length === 0 && msg.irreversible === undefined) msg.irreversible = [];
     if (Array.isArray(msg.irreversible)) {
       const legal = msg.legal || (P.game && P.game.legal) || [];
       msg.irreversible = msg.irreversible.map((i) => (typeof i === "number" && legal[i] ? legal[i].action : i));
@@ -2389,11 +2391,13 @@ async function gamePage(id) {
     } else if (msg.type === "update") {
       withLabels(msg);
       const g = Object.assign({}, P.game);
-      for (const [k, v] of Object.entries(msg)) if (!["type", "view_patch", "log", "log_start"].includes(k)) g[k] = v;
+      for (const [k, v] of Object.entries(msg)) if (!["type", "view_patch", "log", "log_start", "ack"].includes(k)) g[k] = v;
       if (msg.view_patch) g.view = applyPatch(g.view, msg.view_patch);
       if (msg.log_start !== undefined) g.log = g.log.slice(0, msg.log_start).concat(msg.log || []);
       P.game = g;
       render();
+      // The update of a change this socket asked for acknowledges it (`ack`: its id).
+      if (msg.ack !== undefined) onSocket({ type: "ack", id: msg.ack });
     } else if (msg.type === "ack" || msg.type === "error") {
       const w = waiting.get(msg.id);
       if (!w) {
