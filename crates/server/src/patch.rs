@@ -376,20 +376,25 @@ mod tests {
 
     /// A small random JSON value (objects, arrays, strings with escapes, numbers, literals).
     fn random_value(seed: &mut u64, depth: u32) -> serde_json::Value {
-        let mut next = |n: u64| {
+        fn below(seed: &mut u64, n: u64) -> u64 {
             *seed ^= *seed << 13;
             *seed ^= *seed >> 7;
             *seed ^= *seed << 17;
             *seed % n
+        }
+        let pick = if depth == 0 {
+            below(seed, 4)
+        } else {
+            below(seed, 6)
         };
-        let pick = if depth == 0 { next(4) } else { next(6) };
         match pick {
-            0 => json!(next(5) as i64 - 2),
-            1 => json!(["a", "b\"q", "é\\", "x/y", "~"][next(5) as usize]),
-            2 => [json!(null), json!(true), json!(false), json!(1.5)][next(4) as usize].clone(),
-            3 => json!(format!("s{}", next(3))),
+            0 => json!(below(seed, 5) as i64 - 2),
+            1 => json!(["a", "b\"q", "é\\", "x/y", "~"][below(seed, 5) as usize]),
+            2 => [json!(null), json!(true), json!(false), json!(1.5)][below(seed, 4) as usize]
+                .clone(),
+            3 => json!(format!("s{}", below(seed, 3))),
             4 => {
-                let n = next(4);
+                let n = below(seed, 4);
                 json!(
                     (0..n)
                         .map(|_| random_value(seed, depth - 1))
@@ -397,10 +402,10 @@ mod tests {
                 )
             }
             _ => {
-                let n = next(4);
+                let n = below(seed, 4);
                 let mut m = serde_json::Map::new();
                 for _ in 0..n {
-                    let k = ["a", "b", "c/d", "e~f", "q\"k"][next(5) as usize];
+                    let k = ["a", "b", "c/d", "e~f", "q\"k"][below(seed, 5) as usize];
                     m.insert(k.to_string(), random_value(seed, depth - 1));
                 }
                 json!(m)
