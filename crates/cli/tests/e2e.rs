@@ -862,11 +862,18 @@ async fn group_gesture(page: &Page, g: &Gesture, shots: &Path) -> R<String> {
     let shot = shots.join(format!("{}-group-confirm.png", g.game));
     let mut play = Play::default();
     // Bunker Hill's British may spend most of a turn landing and marching before a region
-    // offers a move of its own: up to 120 decisions (about a minute).
-    for _ in 0..120 {
+    // offers a move of its own, and random play has reached the end of the game (10 turns)
+    // without one: up to 120 decisions a game, and up to three games.
+    let mut games = 1;
+    for _ in 0..360 {
         let st = wait_my_turn(page).await?;
         if st["state"] == "over" {
-            return Err("the game ended before a group move came up".into());
+            if games == 3 {
+                return Err("three games ended before a group move came up".into());
+            }
+            games += 1;
+            start_against_bot(page, g.game, Some(g.scenario), Some(g.side), "random").await?;
+            continue;
         }
         let ready: bool = eval(page, &format!("!!document.querySelector({:?})", g.first)).await?;
         if !ready {
