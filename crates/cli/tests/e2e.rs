@@ -2388,7 +2388,11 @@ async fn a_finished_rated_game_puts_the_player_on_the_leaderboard_in_the_browser
         start_against_bot(&page, "battles", Some("freemans-farm"), Some("british"), "random").await?;
         wait_for(&page, r##"document.querySelector("#game-rated .tag.rated")"##, "the game marked rated", 30).await?;
         wait_for(&page, r##"document.querySelector("#resign")"##, "the resign button", 30).await?;
+        // Resign once the computer's opening moves are in (a page redrawn by them between the
+        // two clicks once lost the confirmation).
+        wait_my_turn(&page).await?;
         click(&page, r##"document.querySelector("#resign")"##, "Resign").await?;
+        wait_for(&page, r##"document.querySelector("#resign-yes")"##, "the confirmation", 10).await?;
         click(&page, r##"document.querySelector("#resign-yes")"##, "Resign, confirmed").await?;
         wait_for(&page, r##"document.body.dataset.state === "over" && document.querySelector(".rating-change[data-side=british]")"##, "the rating change beside the seats", 30).await?;
         let change: String = eval(&page, r##"document.querySelector(".rating-change[data-side=british]").textContent"##).await?;

@@ -436,7 +436,7 @@ async function profilePage(name) {
           ? h(
               "table",
               { class: "ratings-table" },
-              h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Against"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", {}, "Rated games"))),
+              h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Against"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", { title: "Rated games" }, "Games"))),
               h(
                 "tbody",
                 {},
@@ -508,12 +508,12 @@ async function leaderboardPage(gameId, pool) {
       "section",
       { class: "panel", id: "leaderboard", dataset: { game: game.id, pool } },
       h("div", { class: "panel-head" }, h("h2", {}, `Ratings — ${game.name}`), h("span", { class: "actions" }, tab("human", "Between players"), tab("bots", "Against the computer"))),
-      games.length > 1 ? h("p", {}, "Game: ", games.map((g) => (g.id === game.id ? h("strong", {}, g.name, " ") : [h("a", { href: link(g.id, pool) }, g.name), " "]))) : null,
+      games.length > 1 ? h("p", { class: "game-links" }, "Game: ", games.map((g, i) => [i ? " · " : "", g.id === game.id ? h("strong", {}, g.name) : h("a", { href: link(g.id, pool) }, g.name)])) : null,
       r.players.length
         ? h(
             "table",
             { class: "ratings-table leaderboard" },
-            h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", {}, "Rated games"))),
+            h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", { title: "Rated games" }, "Games"))),
             h(
               "tbody",
               {},
@@ -535,7 +535,7 @@ async function leaderboardPage(gameId, pool) {
         "p",
         { class: "hint" },
         `Glicko-2 ratings. A rating is provisional (marked ?) while it rests on fewer than ${r.provisional.games_below} rated games or its deviation is above ${r.provisional.deviation_above}. `,
-        pool === "bots" ? "Games against the computer count here; each level plays at a fixed rating: " + (S.catalog.levels || []).map((l) => `${l.id} ${Math.round(l.rating)}`).join(", ") + "." : "Rated games between two players count here; hot-seat games never do.",
+        pool === "bots" ? "Games against the computer count here; each level plays at a fixed rating (provisional, until the bots' strength ladder is measured): " + (S.catalog.levels || []).map((l) => `${l.id} ${Math.round(l.rating)}`).join(", ") + "." : "Rated games between two players count here; hot-seat games never do.",
       ),
       h(
         "p",
