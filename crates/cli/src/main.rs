@@ -1063,16 +1063,12 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
     say!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for r in &report.rungs {
         say!(
-            "| {} | {} | {} | {} | {}/{} = {:.0}% | {:.0}–{:.0}% | {} | {:+.0} | {:.3} ({:.3}) | {:.3} | {:.0} | {:.0} |",
+            "| {} | {} | {} | {} | {} | {} | {:+.0} | {:.3} ({:.3}) | {:.3} | {:.0} | {:.0} |",
             r.game,
             r.scenario,
             r.upper,
             r.lower,
-            r.wins.wins,
-            r.wins.games,
-            100.0 * r.wins.rate,
-            100.0 * r.wins.low,
-            100.0 * r.wins.high,
+            wins_cells(&r.wins),
             if r.pass { "yes" } else { "no" },
             r.gap,
             r.upper_effort.seconds_per_decision(),
@@ -1089,14 +1085,10 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
     say!("|---|---|---|---|---|---|");
     for s in &report.steps {
         say!(
-            "| {} | {} | {}/{} = {:.0}% | {:.0}–{:.0}% | {} | {:+.0} |",
+            "| {} | {} | {} | {} | {:+.0} |",
             s.upper,
             s.lower,
-            s.wins.wins,
-            s.wins.games,
-            100.0 * s.wins.rate,
-            100.0 * s.wins.low,
-            100.0 * s.wins.high,
+            wins_cells(&s.wins),
             if s.all_pass { "yes" } else { "no" },
             s.gap
         );
@@ -1171,6 +1163,18 @@ fn run_engine(mut engine: Engine) {
             return;
         }
     }
+}
+
+/// A win count as the ladder's tables show it: "wins/games = rate% | low–high%".
+fn wins_cells(w: &muster_ai::sim::Rate) -> String {
+    format!(
+        "{}/{} = {:.0}% | {:.0}–{:.0}%",
+        w.wins,
+        w.games,
+        100.0 * w.rate,
+        100.0 * w.low,
+        100.0 * w.high
+    )
 }
 
 #[cfg(test)]

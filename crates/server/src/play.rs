@@ -2282,13 +2282,14 @@ async fn follow(
                                 }
                                 vec![Message::Text(v.to_string().into())]
                             }
-                            Ok(None) => {
+                            other => {
+                                let mut out = Vec::new();
+                                if let Err(e) = other {
+                                    out.push(socket_error(&Value::Null, &e));
+                                }
                                 let ack = json!({"type": "ack", "id": id, "version": version});
-                                vec![Message::Text(ack.to_string().into())]
-                            }
-                            Err(e) => {
-                                let ack = json!({"type": "ack", "id": id, "version": version});
-                                vec![socket_error(&Value::Null, &e), Message::Text(ack.to_string().into())]
+                                out.push(Message::Text(ack.to_string().into()));
+                                out
                             }
                         }
                     }

@@ -56,23 +56,12 @@ async fn alice_and_bob(addr: SocketAddr, time: Value) -> (Client, Client, String
     (alice, bob, format!("/api/games/{id}"))
 }
 
-/// Plays `who`'s decisions (the first legal action each time) until another side is to act.
+/// Plays `who`'s decisions (the first legal action each time) until another side is to act;
+/// it must be `who`'s turn.
 async fn hand_over(who: &Client, path: &str) -> Value {
-    let (_, mut g) = who.get(path).await;
+    let (_, g) = who.get(path).await;
     assert_eq!(g["to_act"], g["my_side"], "not this player's turn: {g}");
-    let side = g["my_side"].clone();
-    while g["status"] == "active" && g["to_act"] == side {
-        let action = g["legal"][0]["action"].as_str().unwrap().to_string();
-        let (status, v) = who
-            .post(
-                &format!("{path}/act"),
-                json!({"action": action, "version": g["version"]}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        g = v;
-    }
-    g
+    common::hand_over(who, path.trim_start_matches("/api/games/")).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
