@@ -241,6 +241,15 @@ pub trait Game: Send + Sync + 'static {
     /// A log entry for an event; `state` is the state after the action.
     fn describe(&self, state: &Self::State, event: &Self::Event) -> LogEntry;
 
+    /// Whether `event` is chance (a die rolled, a card drawn or revealed): the `chance` of its
+    /// [`Game::describe`] entry, which is what this default reads. The irreversible marks ask
+    /// it for the events of every legal action on every decision, so a game may answer without
+    /// writing the entry's text; it must agree with `describe` (in debug builds every action a
+    /// session applies checks that it does).
+    fn is_chance(&self, state: &Self::State, event: &Self::Event) -> bool {
+        self.describe(state, event).chance
+    }
+
     /// Checks a state read from a position (ids, hexes, counters, phase) and may normalise it.
     fn validate(&self, state: &mut Self::State) -> Result<(), String>;
 

@@ -51,6 +51,9 @@ pub trait Match: Send {
     /// For each entry of [`Match::legal`], whether it cannot be taken back (it rolls dice,
     /// draws, reveals, hands play over or ends the game); see [`Session::irreversible`].
     fn irreversible(&self) -> Vec<bool>;
+    /// [`Match::legal`] with [`Match::irreversible`]'s mark of each entry, finding the legal
+    /// actions once.
+    fn legal_marked(&self) -> (Vec<LegalEntry>, Vec<bool>);
     fn can_undo(&self, side: &str) -> bool;
     fn undo(&mut self, side: Option<&str>) -> Result<(), Error>;
     /// What `side` may see (`None`: a spectator).
@@ -167,6 +170,18 @@ fn viewer_of<G: Game>(game: &G, side: Option<&str>) -> Result<Viewer, Error> {
     })
 }
 
+/// The legal entries (notation and label) of `actions`, the legal actions of `session` now.
+fn legal_entries<G: Game>(session: &Session<G>, actions: &[G::Action]) -> Vec<LegalEntry> {
+    let (g, s) = (session.game(), session.state());
+    actions
+        .iter()
+        .map(|&a| LegalEntry {
+            action: g.notation(s, a),
+            label: g.label(s, a),
+        })
+        .collect()
+}
+
 impl<G: Game> Match for Session<G> {
     fn info(&self) -> &GameInfo {
         self.game().info()
@@ -180,16 +195,9 @@ impl<G: Game> Match for Session<G> {
         self.game().prompt(self.state())
     }
     fn legal(&self) -> Vec<LegalEntry> {
-        let g = self.game();
         let mut actions = Vec::new();
-        g.legal_actions(self.state(), &mut actions);
-        actions
-            .into_iter()
-            .map(|a| LegalEntry {
-                action: g.notation(self.state(), a),
-                label: g.label(self.state(), a),
-            })
-            .collect()
+        self.game().legal_actions(self.state(), &mut actions);
+        legal_entries(self, &actions)
     }
     fn act(&mut self, side: Option<&str>, action: &str) -> Result<Vec<LogEntry>, Error> {
         let side = side.map(|s| side_of(self.game(), s)).transpose()?;
@@ -201,6 +209,11 @@ impl<G: Game> Match for Session<G> {
     }
     fn irreversible(&self) -> Vec<bool> {
         Session::irreversible(self)
+    }
+    fn legal_marked(&self) -> (Vec<LegalEntry>, Vec<bool>) {
+        let mut actions = Vec::new();
+        self.game().legal_actions(self.state(), &mut actions);
+        (legal_entries(self, &actions), self.marks(&actions))
     }
     fn can_undo(&self, side: &str) -> bool {
         side_of(self.game(), side).is_ok_and(|s| Session::can_undo(self, s))

@@ -266,6 +266,13 @@ impl<G: Game> Session<G> {
             .map(|e| self.game.describe(&next, e))
             .collect();
         let chance = entries.iter().any(|e| e.chance);
+        debug_assert!(
+            events
+                .iter()
+                .zip(&entries)
+                .all(|(e, entry)| self.game.is_chance(&next, e) == entry.chance),
+            "Game::is_chance disagrees with describe's chance flag after {notation}"
+        );
         let before = std::mem::replace(&mut self.state, next);
         let log_len = self.log.len();
         self.log.extend(entries.iter().cloned());
@@ -401,19 +408,25 @@ impl<G: Game> Session<G> {
     /// player learns from it is only whether chance or a hand-over follows, which depends on
     /// what that player sees (the test `irreversible_marks_read_nothing_hidden` checks it).
     pub fn irreversible(&self) -> Vec<bool> {
+        let mut actions = Vec::new();
+        self.game.legal_actions(&self.state, &mut actions);
+        self.marks(&actions)
+    }
+
+    /// [`Session::irreversible`] of `actions`, the legal actions now in their order (the
+    /// caller has them already: finding them again is the costly part in some games).
+    pub fn marks(&self, actions: &[G::Action]) -> Vec<bool> {
         let Some(side) = self.game.to_act(&self.state) else {
             return Vec::new();
         };
-        let mut actions = Vec::new();
-        self.game.legal_actions(&self.state, &mut actions);
         actions
-            .into_iter()
-            .map(|a| {
+            .iter()
+            .map(|&a| {
                 let mut next = self.state.clone();
                 match self.game.apply(&mut next, side, a) {
                     Ok(events) => {
                         self.game.to_act(&next) != Some(side)
-                            || events.iter().any(|e| self.game.describe(&next, e).chance)
+                            || events.iter().any(|e| self.game.is_chance(&next, e))
                     }
                     Err(_) => true,
                 }

@@ -133,9 +133,13 @@ impl Live {
         let my_side = user.and_then(|u| self.seat_of(u)).map(|s| s.side.clone());
         let (to_act, prompt, outcome) = self.ending_members();
         let my_turn = self.status == "active" && my_side.is_some() && to_act == my_side;
-        let legal = if my_turn { self.m.legal() } else { Vec::new() };
+        let (legal, marks) = if my_turn {
+            self.m.legal_marked()
+        } else {
+            Default::default()
+        };
         // The legal actions that cannot be taken back: the client confirms those (only).
-        let irreversible = json!(irreversible_of(self.m.as_ref(), &legal));
+        let irreversible = json!(irreversible_of(&legal, &marks));
         let top = vec![
             ("status", json!(self.status)),
             (
@@ -246,15 +250,13 @@ fn header_of(id: &str, m: &dyn Match) -> serde_json::Map<String, Value> {
 }
 
 /// Of `legal` (the game's legal actions now, none when it is not the viewer's decision), those
-/// that cannot be taken back: the client confirms exactly these.
-fn irreversible_of<'a>(m: &dyn Match, legal: &'a [muster_core::LegalEntry]) -> Vec<&'a str> {
-    if legal.is_empty() {
-        return Vec::new();
-    }
+/// that cannot be taken back by their `marks` ([`Match::legal_marked`]): the client confirms
+/// exactly these.
+fn irreversible_of<'a>(legal: &'a [muster_core::LegalEntry], marks: &[bool]) -> Vec<&'a str> {
     legal
         .iter()
-        .zip(m.irreversible())
-        .filter(|(_, last)| *last)
+        .zip(marks)
+        .filter(|(_, last)| **last)
         .map(|(e, _)| e.action.as_str())
         .collect()
 }
@@ -1231,9 +1233,13 @@ pub async fn change_as_seat(
         SeatChange::Act(actions) => act_and_store(state, &mut l, &side, &actions).await?,
         SeatChange::Undo => undo_and_store(state, &mut l, &side).await?,
     }
-    let id = l.id.clone();
+    // A bot's task starts only when the change handed the decision to a bot (checked under
+    // the lock, as the task checks it): a move between two people spawns nothing.
+    let bot_next = l.bot_to_act().is_some().then(|| l.id.clone());
     drop(l);
-    spawn_bots(state.clone(), id);
+    if let Some(id) = bot_next {
+        spawn_bots(state.clone(), id);
+    }
     Ok(())
 }
 
@@ -1300,8 +1306,8 @@ pub async fn preview(
         e.index = Some(n - 1);
         return Err(e);
     }
-    let legal = m.legal();
-    let irreversible = irreversible_of(m.as_ref(), &legal);
+    let (legal, marks) = m.legal_marked();
+    let irreversible = irreversible_of(&legal, &marks);
     Ok(Json(json!({
         "version": l.version,
         "to_act": m.to_act(),

@@ -254,6 +254,10 @@ impl Game for Battles {
         notation::describe(self.scenario(s), s, e)
     }
 
+    fn is_chance(&self, _s: &State, e: &Event) -> bool {
+        notation::is_chance(e)
+    }
+
     fn validate(&self, s: &mut State) -> Result<(), String> {
         let sc = self
             .scenarios

@@ -187,6 +187,15 @@ pub fn label(sc: &Scenario, s: &State, a: Action) -> String {
     }
 }
 
+/// Whether an event is chance: exactly the events [`describe`] marks so (a rally roll 9.3, an
+/// artillery roll 8.2, a combat roll 6.4), named without writing their text.
+pub fn is_chance(e: &Event) -> bool {
+    matches!(
+        e,
+        Event::RallyRoll { .. } | Event::ArtilleryFire { .. } | Event::Combat(_)
+    )
+}
+
 /// The log entry of an event.
 pub fn describe(sc: &Scenario, _s: &State, e: &Event) -> LogEntry {
     let name = |x: u8| sc.units[x as usize].name.as_str();
