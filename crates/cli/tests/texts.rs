@@ -650,3 +650,76 @@ fn a_bunker_hill_group_move_is_one_log_line_one_by_one_or_as_a_batch() {
         "no Land Move of two counters to one region was reached"
     );
 }
+
+/// Log lines of random games of a scenario (the spectator's log), game by game.
+fn random_logs(game: &str, scenario: &str, seeds: std::ops::Range<u64>) -> Vec<Vec<LogEntry>> {
+    seeds
+        .map(|seed| {
+            play_random(game, scenario, seed, 2_000)
+                .0
+                .log(None)
+                .unwrap()
+        })
+        .collect()
+}
+
+/// Bunker Hill, 12.1: each side's set-up is one line (region by region), and the counters
+/// of one side arriving at the start of a turn are one line, in every scenario (issue 17).
+#[test]
+fn bunker_hill_set_up_and_reinforcements_are_one_line_a_side() {
+    let mut set_up = 0;
+    let mut arrivals = 0;
+    for scenario in ["standard", "solitaire-british", "solitaire-patriot"] {
+        for log in random_logs("bunker-hill", scenario, 1..4) {
+            for w in log.windows(2) {
+                let one = |e: &LogEntry| {
+                    e.section == "12.1"
+                        && (e.text.contains(" set up") || e.text.contains(" arrive"))
+                };
+                assert!(
+                    !(one(&w[0]) && one(&w[1]) && w[0].text[..5] == w[1].text[..5]),
+                    "{scenario}: two lines for one side's set-up or arrivals: {:?} / {:?}",
+                    w[0].text,
+                    w[1].text
+                );
+            }
+            for e in &log {
+                set_up += e.text.starts_with("British set up: ") as usize;
+                arrivals += e.text.contains(" reinforcements arrive: ") as usize;
+            }
+        }
+    }
+    assert!(set_up >= 1, "no grouped set-up line");
+    assert!(arrivals >= 1, "no grouped reinforcements line");
+}
+
+/// From Boston to Concord, 6.8: the units one Rally flips back are one line naming them
+/// all, in every scenario (issue 17).
+#[test]
+fn a_concord_rally_is_one_line_for_all_its_units() {
+    let mut rallies = 0;
+    for scenario in ["standard", "solitaire-british", "solitaire-patriot"] {
+        for log in random_logs("concord", scenario, 1..6) {
+            let rally = |e: &LogEntry| {
+                e.section == "6.8" && (e.text.ends_with(" rallies") || e.text.ends_with(" rally"))
+            };
+            for w in log.windows(2) {
+                assert!(
+                    !(rally(&w[0]) && rally(&w[1])),
+                    "{scenario}: one Rally told in two lines: {:?} / {:?}",
+                    w[0].text,
+                    w[1].text
+                );
+            }
+            for e in log.iter().filter(|e| rally(e)) {
+                assert!(
+                    e.text.starts_with("British: ") || e.text.starts_with("Patriot: "),
+                    "the line says whose rally it is: {}",
+                    e.text
+                );
+                rallies += 1;
+            }
+        }
+    }
+    assert!(rallies >= 1, "no rally in any game");
+}

@@ -134,6 +134,18 @@ pub enum Event {
         unit: u8,
         to: u8,
     },
+    /// 12.1: several counters of one side set up, one after another (one line; each
+    /// counter's region is where it stands).
+    SetUp {
+        side: u8,
+        units: super::state::Units,
+    },
+    /// 12.1: several counters of one side arriving together (one line; each counter's
+    /// region is where it stands).
+    Together {
+        side: u8,
+        units: super::state::Units,
+    },
     /// 6.5: several counters of one side moved to `to`, one after another (one line).
     Went {
         side: u8,

@@ -365,6 +365,20 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
             format!("{} {} eliminated", u(unit), verb(s, unit, "is", "are")),
             false,
         ),
+        Event::SetUp { side: sd, units } => (
+            "12.1",
+            format!("{} set up: {}", side(sd), by_region(g, s, sd, units)),
+            false,
+        ),
+        Event::Together { side: sd, units } => (
+            "12.1",
+            format!(
+                "{} reinforcements arrive: {}",
+                side(sd),
+                by_region(g, s, sd, units)
+            ),
+            false,
+        ),
         Event::Went {
             side: sd,
             units,
@@ -500,6 +514,24 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
         chance,
         audience: Audience::All,
     }
+}
+
+/// One side's counters region by region, in the order of the regions' first counters:
+/// "3 Regulars in Moulton's Point beach; 2 Regulars in Moulton's Point north".
+fn by_region(g: &Bunker, s: &State, side: u8, units: super::state::Units) -> String {
+    let mut by: Vec<(u8, super::state::Units)> = Vec::new();
+    for x in (0..128u8).filter(|x| units >> x & 1 == 1) {
+        let at = s.units.get(x as usize).map_or(0, |y| y.at);
+        match by.iter_mut().find(|(r, _)| *r == at) {
+            Some((_, m)) => *m |= 1 << x,
+            None => by.push((at, 1 << x)),
+        }
+    }
+    let parts: Vec<String> = by
+        .iter()
+        .map(|&(at, m)| format!("{} in {}", group_text(g, s, side, m), rname(g, at)))
+        .collect();
+    parts.join("; ")
 }
 
 /// A group of one side's counters for people, like ones counted: "3 Regulars and leader Pigot".

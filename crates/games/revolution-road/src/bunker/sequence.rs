@@ -1196,12 +1196,35 @@ fn may_plan(s: &State) -> bool {
 /// a counter elsewhere; a hand-over, a roll or any other event writes it at once. Within one
 /// decision (a landing, a Reorganize) consecutive moves of one side's counters to one region
 /// are joined too.
+///
+/// 12.1: set-up placements are held back the same way (`went_to` is then `SETUP`) and told
+/// as one line per side, as are the counters arriving together at the start of a turn.
 pub fn group_moves(s: &mut State, same_side: bool, ev: Vec<Event>) -> Vec<Event> {
+    let side = |s: &State, u: u8| s.units.get(u as usize).map(|x| x.side);
+    let mut ev = ev;
+    if let Some(&Event::Placed { unit, .. }) = ev.first() {
+        let joins = s.went == 0
+            || (s.went_to == SETUP && side(s, s.went.trailing_zeros() as u8) == side(s, unit));
+        if joins {
+            s.went |= 1 << unit;
+            s.went_to = SETUP;
+            ev.remove(0);
+            if same_side && ev.is_empty() {
+                return ev;
+            }
+        }
+    }
+    let ev = join_arrivals(s, ev);
     let plain = match ev.as_slice() {
         [Event::Moved { unit, to }] if same_side && s.ended.is_none() => Some((*unit, *to)),
         _ => None,
     };
     let mut out = Vec::with_capacity(ev.len() + 1);
+    if s.went != 0 && s.went_to == SETUP {
+        out.push(set_up_line(s, s.went));
+        s.went = 0;
+        s.went_to = 0;
+    }
     if s.went != 0 && plain.is_none_or(|(_, to)| to != s.went_to) {
         out.push(moved_line(s, s.went, s.went_to));
         s.went = 0;
@@ -1212,7 +1235,6 @@ pub fn group_moves(s: &mut State, same_side: bool, ev: Vec<Event>) -> Vec<Event>
         s.went_to = to;
         return out;
     }
-    let side = |s: &State, u: u8| s.units.get(u as usize).map(|x| x.side);
     let mut run: (Units, u8) = (0, 0);
     for e in ev {
         if let Event::Moved { unit, to } = e {
@@ -1233,6 +1255,47 @@ pub fn group_moves(s: &mut State, same_side: bool, ev: Vec<Event>) -> Vec<Event>
     }
     if run.0 != 0 {
         out.push(moved_line(s, run.0, run.1));
+    }
+    out
+}
+
+/// The line of one side's set-up placements: one counter's own line, or the group's.
+fn set_up_line(s: &State, units: Units) -> Event {
+    let first = units.trailing_zeros() as u8;
+    if units.count_ones() == 1 {
+        Event::Placed {
+            unit: first,
+            region: s.units.get(first as usize).map_or(0, |x| x.at),
+        }
+    } else {
+        Event::SetUp {
+            side: s.units.get(first as usize).map_or(0, |x| x.side),
+            units,
+        }
+    }
+}
+
+/// 12.1: counters of one side arriving one after another, in one line.
+fn join_arrivals(s: &State, ev: Vec<Event>) -> Vec<Event> {
+    let side = |u: u8| s.units.get(u as usize).map_or(0, |x| x.side);
+    let mut out: Vec<Event> = Vec::with_capacity(ev.len());
+    for e in ev {
+        if let Event::Arrived { unit } = e {
+            let joined: Option<Units> = match out.last() {
+                Some(&Event::Arrived { unit: v }) if side(v) == side(unit) => Some(1 << v),
+                Some(&Event::Together { side: sd, units }) if sd == side(unit) => Some(units),
+                _ => None,
+            };
+            if let Some(units) = joined {
+                out.pop();
+                out.push(Event::Together {
+                    side: side(unit),
+                    units: units | 1 << unit,
+                });
+                continue;
+            }
+        }
+        out.push(e);
     }
     out
 }

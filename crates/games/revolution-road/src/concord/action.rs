@@ -164,8 +164,10 @@ pub enum Event {
     Removed {
         unit: u8,
     },
+    /// 6.8: the units one Rally action flipped back (one line for all of them).
     Rallied {
-        unit: u8,
+        side: u8,
+        group: super::state::Units,
     },
     /// 6.8: a leader that performed a rally gets a Rally marker.
     RallyMarker {

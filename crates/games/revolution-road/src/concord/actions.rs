@@ -253,7 +253,8 @@ impl Concord {
             }
             (Phase::Rally { region, left }, Action::Pick(u)) => {
                 s.units[u as usize].flipped = false;
-                ev.push(Event::Rallied { unit: u });
+                // Told in one line for all the units when the rally ends (finish_rally).
+                s.rallying |= bit(u);
                 s.phase = Phase::Rally {
                     region,
                     left: left - 1,
@@ -293,6 +294,13 @@ impl Concord {
         let Phase::Rally { region, left } = s.phase else {
             return;
         };
+        if s.rallying != 0 {
+            ev.push(Event::Rallied {
+                side: s.mover,
+                group: s.rallying,
+            });
+            s.rallying = 0;
+        }
         let cap = self.rally_capacity(s, s.mover, region);
         self.mark_rallies(s, region, cap.saturating_sub(left), ev);
     }

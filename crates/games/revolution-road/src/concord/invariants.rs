@@ -116,6 +116,8 @@ fn shape(g: &Concord, s: &State) -> R {
     let b = &s.battle;
     for (what, m) in [
         ("mustering", s.mustering),
+        ("rallying", s.rallying),
+        ("dropped", s.dropped),
         ("alerted_by", s.alerted_by),
         ("battle.attackers", b.attackers),
         ("battle.defenders", b.defenders),
@@ -674,6 +676,13 @@ fn phase(g: &Concord, s: &State) -> R {
             );
         }
         _ => {}
+    }
+    // 6.8: the units of a Rally are told when it ends, so none wait outside a Rally.
+    if s.rallying != 0 && s.ended.is_none() && !matches!(s.phase, Phase::Rally { .. }) {
+        return err(
+            "rallying",
+            "units wait to be told as rallied only during a Rally (6.8)",
+        );
     }
     if s.mustering != 0 && s.ended.is_none() && !matches!(s.phase, Phase::Muster { .. }) {
         return err(

@@ -258,6 +258,7 @@ impl Concord {
             mustering: 0,
             resume: None,
             dropped: 0,
+            rallying: 0,
             shot: false,
             concord: false,
             percy_award: false,

@@ -540,7 +540,16 @@ pub fn describe(g: &Concord, s: &State, e: &Event) -> LogEntry {
         Event::Broken { unit } => entry("4.1", format!("{} is broken", u(unit)), false),
         Event::Wounded { unit } => entry("4.2", format!("{} is wounded", u(unit)), false),
         Event::Removed { unit } => entry("4.1", format!("{} leaves the game", u(unit)), false),
-        Event::Rallied { unit } => entry("6.8", format!("{} rallies", u(unit)), false),
+        Event::Rallied { side: sd, group } => entry(
+            "6.8",
+            format!(
+                "{}: {} {}",
+                side(sd),
+                group_text(g, s, group),
+                verb(group, "rallies", "rally")
+            ),
+            false,
+        ),
         Event::RallyMarker { unit } => entry(
             "6.8",
             format!("{} performed the rally and gets a Rally marker", u(unit)),

@@ -503,6 +503,10 @@ pub struct State {
     /// line when the group goes on or stops (issue 17: one line for a group's decision).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dropped: Units,
+    /// 6.8: units rallied so far in the current Rally action, logged as one line when the
+    /// rally ends (issue 17: one line for a group's decision).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rallying: Units,
     /// 10.0: the Shot Heard 'Round the World has happened.
     pub shot: bool,
     /// 11.0: an unbroken Regular has entered Concord.
