@@ -723,3 +723,62 @@ fn a_concord_rally_is_one_line_for_all_its_units() {
     }
     assert!(rallies >= 1, "no rally in any game");
 }
+
+/// Supply Lines, 5.3: a supply move is one decision (source, destination and how many cubes
+/// of one kind, sent as one batch by the board) and one line; two moves along one route are
+/// two decisions and two lines, never one decision told twice (issue 17). Random games that
+/// never concede, so that they last.
+#[test]
+fn a_supply_lines_supply_move_is_one_line_for_one_decision() {
+    let reg = registry();
+    let mut moves = 0;
+    for seed in 1..4u64 {
+        let mut m = reg
+            .new_match("supply-lines", "standard", &Options::new(), seed)
+            .unwrap();
+        let mut dice = Dice::from_seed(seed ^ 0x53);
+        let mut seen = m.log(None).unwrap().len();
+        for _ in 0..600 {
+            let Some(side) = m.to_act() else { break };
+            let legal: Vec<_> = m
+                .legal()
+                .into_iter()
+                .filter(|l| l.action != "concede")
+                .collect();
+            if legal.is_empty() {
+                break;
+            }
+            let a = legal[dice.below(legal.len() as u32) as usize]
+                .action
+                .clone();
+            m.act(Some(&side), &a).unwrap();
+            let log = m.log(None).unwrap();
+            let new: Vec<&LogEntry> = log[seen.min(log.len())..]
+                .iter()
+                .filter(|e| e.section == "5.3" && e.text.contains(" moved from "))
+                .collect();
+            seen = log.len();
+            let cubes = a.starts_with("food ") || a.starts_with("war ");
+            assert!(
+                new.len() <= 1,
+                "seed {seed}: one decision ({a}) told as several supply moves: {new:?}"
+            );
+            if let Some(e) = new.first() {
+                assert!(
+                    cubes,
+                    "seed {seed}: a supply move line after {a}: {}",
+                    e.text
+                );
+                let n: u8 = a.split_whitespace().nth(1).unwrap().parse().unwrap();
+                let kind = if a.starts_with("food") { "Food" } else { "War" };
+                assert!(
+                    e.text.starts_with(&format!("{n} {kind} moved from ")),
+                    "seed {seed}: {a} is told as {:?}",
+                    e.text
+                );
+                moves += 1;
+            }
+        }
+    }
+    assert!(moves >= 3, "only {moves} supply moves in the games");
+}
