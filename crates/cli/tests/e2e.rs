@@ -2434,3 +2434,55 @@ async fn a_finished_rated_game_puts_the_player_on_the_leaderboard_in_the_browser
     .await
     .unwrap();
 }
+
+/// Supply Lines (issue 17.8): in an impulse, Pass is a target on the Pass Track and the
+/// numbered button 1 (Enter), and "Concede the game" (13.4) is never key 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn supply_lines_pass_is_on_the_pass_track_and_concede_is_not_key_1() {
+    let (dir, base) = test_server().await;
+    let r = with_page(&base, &dir.path().join("sl-pass"), "sl-pass", |page| async move {
+        sign_up(&page, "pass_player").await?;
+        start_against_bot(&page, "supply-lines", Some("standard"), Some("patriot"), "random").await?;
+        // Through the Supply Phase by its closing choices, over the API, until Pass is offered.
+        let step = r##"(async () => {
+            const id = S.page.id;
+            const g = await (await fetch(`/api/games/${id}`)).json();
+            const legal = g.legal || [];
+            if (legal.some(l => l.action === "pass")) return "pass";
+            if (!legal.length) return "wait";
+            const pick = legal.find(l => /^(done|end|no-request|accept|cancel)/.test(l.action))
+              || legal.find(l => !/concede|^from|^food|^war|^to /.test(l.action)) || legal[0];
+            await fetch(`/api/games/${id}/act`, { method: "POST", headers: { "content-type": "application/json", "X-CSRF-Token": S.csrf }, body: JSON.stringify({ action: pick.action, version: g.version }) });
+            return "acted";
+        })()"##;
+        let mut reached = false;
+        for _ in 0..300 {
+            let s: String = eval(&page, step).await?;
+            if s == "pass" {
+                reached = true;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        }
+        if !reached {
+            return Err("no impulse offering Pass was reached".into());
+        }
+        eval::<bool>(&page, "(location.reload(), true)").await?;
+        wait_for(&page, r##"document.body.dataset.state === "my-turn" && document.querySelector("#actions button.act")"##, "the impulse's buttons", 30).await?;
+        let seen: Value = eval(&page, r##"(() => {
+            const buttons = [...document.querySelectorAll("#actions button.act")].filter(b => !b.closest("details"));
+            const key = b => (b.querySelector("kbd") || {}).textContent || "";
+            const one = buttons.find(b => key(b) === "1");
+            const concede = buttons.find(b => b.dataset.action === "concede");
+            return { one: one ? one.dataset.action : null, concede: concede ? key(concede) : null,
+                     track: !!document.querySelector("svg [data-target='pass'][data-actions~='pass']") };
+        })()"##).await?;
+        screenshot(&page, &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e/sl-pass.png")).await?;
+        if seen["one"] != "pass" || seen["concede"] == "1" || seen["track"] != true {
+            return Err(format!("key 1, Concede's key and the Pass Track target: {seen}"));
+        }
+        Ok(())
+    })
+    .await;
+    r.unwrap();
+}
