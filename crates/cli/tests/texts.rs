@@ -782,3 +782,40 @@ fn a_supply_lines_supply_move_is_one_line_for_one_decision() {
     }
     assert!(moves >= 3, "only {moves} supply moves in the games");
 }
+
+/// Bunker Hill solitaire (Patriot), 12.4: the defence focus choices carry the names the
+/// rulebook gives the four focuses, not bare numbers (issue 17.8).
+#[test]
+fn bunker_hill_defence_focus_choices_carry_the_rulebooks_names() {
+    let reg = registry();
+    let mut m = reg
+        .new_match("bunker-hill", "solitaire-patriot", &Options::new(), 1)
+        .unwrap();
+    let mut dice = Dice::from_seed(12);
+    for _ in 0..50 {
+        let Some(side) = m.to_act() else { break };
+        let legal = m.legal();
+        let focus: Vec<&str> = legal
+            .iter()
+            .filter(|l| l.action.starts_with("focus "))
+            .map(|l| l.label.as_str())
+            .collect();
+        if !focus.is_empty() {
+            assert_eq!(
+                focus,
+                [
+                    "Defence focus: Charlestown Objective (12.4)",
+                    "Defence focus: Northern Defense Objective (12.4)",
+                    "Defence focus: Breed's Hill Objective (12.4)",
+                    "Defence focus: Bunker Hill Focus (12.4)",
+                ]
+            );
+            return;
+        }
+        let a = legal[dice.below(legal.len() as u32) as usize]
+            .action
+            .clone();
+        m.act(Some(&side), &a).unwrap();
+    }
+    panic!("no defence focus choice was offered");
+}
