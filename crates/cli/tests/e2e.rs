@@ -1580,6 +1580,13 @@ async fn oriskany_set_up_names_the_side_setting_up_and_enter_offers_the_hexes() 
         if !phase.contains("American sets up") || phase.contains("British") {
             return Err(format!("the phase row during the American set-up reads {phase:?}"));
         }
+        // The marker chips of the counters (M, A, D, R) are explained on the map (issue 17.8).
+        let legend: String = eval(&page, r##"(document.querySelector("#bt-chip-legend") || {}).textContent || """##).await?;
+        for chip in ["M moved", "A attacked", "D was attacked", "R rallied"] {
+            if !legend.contains(chip) {
+                return Err(format!("the chip legend {legend:?} does not explain {chip:?}"));
+            }
+        }
         // Placing has no suggested action: Enter opens the choices, and 1 takes the first.
         let v0: i64 = eval(&page, "Number(document.body.dataset.version)").await?;
         page.find_element("body").await.map_err(|e| e.to_string())?.press_key("Enter").await.map_err(|e| e.to_string())?;
