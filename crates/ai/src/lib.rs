@@ -27,14 +27,17 @@ pub enum Level {
     Easy,
     /// Tree search on one thread: about 0.2 s a decision ([`MEDIUM_ITERATIONS`] at most).
     Medium,
-    /// Tree search over two threads: up to about 1 s a decision ([`HARD_ITERATIONS`] at most).
+    /// Tree search, one bigger tree: up to about 1 s a decision ([`HARD_ITERATIONS`] at most).
+    /// One tree rather than two root-parallel ones: two trees of half the size often settle on
+    /// different children, and summing their visits then turns the choice into a coin toss
+    /// (issue 18, docs/performance.md).
     Hard,
 }
 
 /// The iterations of a `medium` decision: its whole budget when iterations are counted
 /// ([`Pace::Iterations`]), its cap when the clock is ([`Pace::Time`]).
 pub const MEDIUM_ITERATIONS: u32 = 1_000;
-/// The iterations of a `hard` decision, over its two threads (budget or cap, as for medium).
+/// The iterations of a `hard` decision, on one tree (budget or cap, as for medium).
 pub const HARD_ITERATIONS: u32 = 6_000;
 const _: () = assert!(
     MEDIUM_ITERATIONS < HARD_ITERATIONS,
@@ -78,7 +81,7 @@ impl Level {
             Level::Random => "plays any legal action at random, never resigning",
             Level::Easy => "looks one decision ahead, judging each by a few short playouts",
             Level::Medium => "tree search, about 0.2 s a decision",
-            Level::Hard => "deeper tree search, up to about 1 s a decision over two threads",
+            Level::Hard => "deeper tree search, up to about 1 s a decision",
         }
     }
 
@@ -118,7 +121,7 @@ impl Level {
     pub fn params_at(self, pace: Pace) -> Option<Params> {
         let (iterations, time, threads) = match self {
             Level::Medium => (MEDIUM_ITERATIONS, MEDIUM_TIME, 1),
-            Level::Hard => (HARD_ITERATIONS, HARD_TIME, 2),
+            Level::Hard => (HARD_ITERATIONS, HARD_TIME, 1),
             _ => return None,
         };
         Some(Params {

@@ -65,6 +65,16 @@ struct Node<A> {
     value: f32,
 }
 
+/// The smallest spread of the children's mean values that selection rescales to 1. Without
+/// the rescaling, UCT compares raw means in `[0, 1]`: in the battle games the evaluation moves
+/// little within a playout's horizon, so sibling means differ by about 0.001–0.02 against an
+/// exploration term near 0.7, visits stay almost uniform however many iterations are spent,
+/// and the most visited child is close to a random pick (issue 18, root statistics in
+/// docs/performance.md). Rescaling by the spread (as MuZero normalizes its values by the
+/// tree's minimum and maximum) lets real differences steer the visits; the floor keeps
+/// differences smaller than the noise of a playout from being blown up.
+const MIN_SPREAD: f32 = 0.01;
+
 /// Rewards for both sides at the end of a playout.
 fn rewards<G: Knowledge>(game: &G, state: &G::State, sides: usize) -> [f32; 4] {
     let mut r = [0.5f32; 4];
@@ -202,7 +212,23 @@ fn grow<G: Knowledge>(
                 path.push(id);
                 break;
             }
-            // UCT among the children whose action is legal in this determinization.
+            // UCT among the children whose action is legal in this determinization, on
+            // their mean values rescaled to the spread among those children (see
+            // [`MIN_SPREAD`]).
+            let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+            for &c in &nodes[node as usize].children {
+                let child = &nodes[c as usize];
+                if child.visits > 0 && child.action.is_some_and(|a| legal.contains(&a)) {
+                    let mean = child.value / child.visits as f32;
+                    lo = lo.min(mean);
+                    hi = hi.max(mean);
+                }
+            }
+            let (lo, spread) = if lo <= hi {
+                (lo, (hi - lo).max(MIN_SPREAD))
+            } else {
+                (0.0, 1.0)
+            };
             let mut best = u32::MAX;
             let mut best_score = f32::NEG_INFINITY;
             for i in 0..nodes[node as usize].children.len() {
@@ -213,7 +239,7 @@ fn grow<G: Knowledge>(
                     continue;
                 }
                 child.available += 1;
-                let mean = child.value / child.visits.max(1) as f32;
+                let mean = (child.value / child.visits.max(1) as f32 - lo) / spread;
                 let score = mean
                     + exploration
                         * ((child.available as f32).ln() / child.visits.max(1) as f32).sqrt();

@@ -130,6 +130,6 @@ fn the_server_pace_caps_each_level_at_the_iterations_the_simulations_count() {
         assert!(limit <= std::time::Duration::from_secs(1), "{level}");
     }
     assert!(muster_ai::MEDIUM_TIME < muster_ai::HARD_TIME);
-    assert_eq!(Level::Hard.threads(), 2);
+    assert_eq!(Level::Hard.threads(), 1, "hard grows one tree");
     assert!(Level::Easy.params_at(Pace::Time).is_none());
 }
