@@ -10,7 +10,10 @@ use muster_core::{Game, Options};
 fn main() {
     let g = Battles::new().unwrap();
     let sc = std::env::var("SC").unwrap_or("freemans-farm".into());
-    let game_seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
+    let game_seed: u64 = std::env::var("SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7);
     let mut s = g.new_game(&sc, &Options::new(), game_seed).unwrap();
     let p = Level::Hard.params().unwrap();
     let mut legal = Vec::new();

@@ -171,12 +171,18 @@ fn a_small_real_difference_between_siblings_decides_the_visits() {
 /// values a thousandth apart the visits stay spread, every move tried many times.
 #[test]
 fn differences_below_the_spread_floor_keep_exploring_every_move() {
-    let values = [0.5000, 0.5004, 0.5001, 0.5008, 0.5002, 0.5003, 0.5005, 0.5006];
+    let values = [
+        0.5000, 0.5004, 0.5001, 0.5008, 0.5002, 0.5003, 0.5005, 0.5006,
+    ];
     let g = Close::new(values);
     let s = g.new_game("one", &Options::new(), 1).unwrap();
     let r = search(&g, &s, &params(4_000), 1).unwrap();
     assert_eq!(r.root.len(), 8);
     for &(a, visits, _) in &r.root {
-        assert!(visits >= 100, "move {a} has only {visits} visits: {:?}", r.root);
+        assert!(
+            visits >= 100,
+            "move {a} has only {visits} visits: {:?}",
+            r.root
+        );
     }
 }

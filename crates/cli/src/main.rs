@@ -740,7 +740,20 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
                     // The start of an action (or words of its label): the matching choices.
                     let found = muster_cli::choices::list(&legal, Some(input));
                     if found.is_empty() {
-                        game.act(Some(&to_act), input)
+                        match game.act(Some(&to_act), input) {
+                            Err(e) => {
+                                // One line: the refusal, then what this step does accept
+                                // (the game's own message may name every verb of the game).
+                                say!(
+                                    "Refused ({}): {} — this step's choices start with {}; l lists them.",
+                                    serde_json::to_value(e.kind).unwrap_or_default(),
+                                    e.message,
+                                    step_verbs(&legal)
+                                );
+                                continue;
+                            }
+                            ok => ok,
+                        }
                     } else {
                         for line in found {
                             say!("{line}");
@@ -763,6 +776,29 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
             ),
         }
     }
+}
+
+/// The first words of this step's choices, each once, in the order of the list: "move,
+/// end-movement". At most eight, then "…".
+fn step_verbs(legal: &[muster_core::registry::LegalEntry]) -> String {
+    let mut verbs: Vec<&str> = Vec::new();
+    for l in legal {
+        let verb = l.action.split_whitespace().next().unwrap_or("");
+        if !verb.is_empty() && !verbs.contains(&verb) {
+            verbs.push(verb);
+        }
+    }
+    let more = verbs.len() > 8;
+    verbs.truncate(8);
+    let mut text = verbs
+        .iter()
+        .map(|v| format!("\"{v}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if more {
+        text.push_str(", …");
+    }
+    text
 }
 
 /// What `?` prints in `muster play`.

@@ -1246,6 +1246,10 @@ const LAYOUT: &str = r##"(() => {
         small,
         counter: counters.length ? Math.min(...counters) : null,
         zoom: S.page ? S.page.zoom : null,
+        // Sidebar panels squeezed below their content (scrolling inside themselves).
+        squeezed: ["#tracks-box", "#recent", "#tracks"].map((sel) => [sel, document.querySelector(sel)])
+            .filter(([, el]) => vis(el) && el.scrollHeight > el.clientHeight + 2)
+            .map(([sel, el]) => `${sel} ${el.clientHeight} of ${el.scrollHeight} px`),
     };
 })()"##;
 
@@ -1261,6 +1265,12 @@ fn layout_faults(at: &str, m: &Value, phone: bool) -> Vec<String> {
         faults.push(format!(
             "{at}: Undo is allowed but not on screen ({})",
             m["undo"]
+        ));
+    }
+    if !phone && !m["squeezed"].as_array().is_none_or(|a| a.is_empty()) {
+        faults.push(format!(
+            "{at}: sidebar panels squeezed to scroll inside themselves: {}",
+            m["squeezed"]
         ));
     }
     if m["newest"] != json!(true) {
@@ -1337,6 +1347,13 @@ async fn every_game_fits_a_laptop_and_a_phone() {
                     tokio::time::sleep(Duration::from_millis(300)).await;
                     let wide: Value = eval(&page, LAYOUT).await?;
                     faults.extend(layout_faults("1400x857 (0)", &wide, false));
+                    // A 1366x768 laptop less the browser's own bars (about 650 px high): the
+                    // same checks (at every laptop size: no sidebar panel squeezed to a sliver
+                    // that scrolls inside itself; the column scrolls instead).
+                    page.execute(SetDeviceMetricsOverrideParams::new(1366, 650, 1.0, false)).await.map_err(|e| format!("short laptop emulation: {e}"))?;
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                    let short: Value = eval(&page, LAYOUT).await?;
+                    faults.extend(layout_faults("1366x650 (0)", &short, false));
                 }
                 // The phone: a fresh load at its width opens the board zoomed for its counters.
                 page.execute(phone_size.clone()).await.map_err(|e| format!("phone emulation: {e}"))?;

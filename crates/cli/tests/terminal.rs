@@ -57,6 +57,17 @@ fn a_refused_input_prints_one_line_and_not_the_choices_again() {
     args.push("1");
     let out = play(&args, "fly-away\nfly-away\n9999\nq\n");
     assert_eq!(out.matches("Refused").count(), 2, "{out}");
+    // The refusal says what this step accepts (the first words of its choices), not every
+    // verb of the game.
+    let refusal = out
+        .lines()
+        .find(|l| l.contains("Refused"))
+        .expect("a refusal");
+    assert!(
+        refusal.contains("this step's choices start with \"select\"")
+            && refusal.contains("\"end-movement\""),
+        "{refusal}"
+    );
     assert!(out.contains("Choose 1 to"), "{out}");
     // The prompt (and the list under it) is printed once, before the first input.
     assert_eq!(out.matches(" to act — §").count(), 1, "{out}");

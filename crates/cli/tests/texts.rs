@@ -819,3 +819,50 @@ fn bunker_hill_defence_focus_choices_carry_the_rulebooks_names() {
     }
     panic!("no defence focus choice was offered");
 }
+
+/// Freeman's Farm, 8.1 (issue 17.8): when the defender decides on artillery support during
+/// the attacker's half-turn, the view's `active` (whose half-turn the phase row names) is the
+/// attacker and the side to act is the defender, so the board's phase row reads "… American
+/// player's turn · British decides" (the rendering itself is the one the Oriskany set-up e2e
+/// test checks in the browser).
+#[test]
+fn freemans_farm_artillery_support_names_the_deciding_side_apart_from_the_active_one() {
+    let reg = registry();
+    let mut found = 0;
+    for seed in 1..40u64 {
+        let mut m = reg
+            .new_match("battles", "freemans-farm", &Options::new(), seed)
+            .unwrap();
+        let mut dice = Dice::from_seed(seed);
+        for _ in 0..6_000 {
+            let Some(side) = m.to_act() else { break };
+            let legal = m.legal();
+            if legal
+                .iter()
+                .any(|l| l.action == "support" || l.action == "no-support")
+            {
+                let view = m.view(None).unwrap();
+                let active = view["active"]
+                    .as_str()
+                    .expect("the view names the active side");
+                assert_ne!(
+                    active,
+                    side.as_str(),
+                    "seed {seed}: artillery support decided by the active side {active}"
+                );
+                assert_eq!(m.prompt().section, "8.1", "{:?}", m.prompt());
+                found += 1;
+                break;
+            }
+            let pick = &legal[dice.below(legal.len() as u32) as usize];
+            m.act(Some(&side), &pick.action).unwrap();
+        }
+        if found >= 3 {
+            break;
+        }
+    }
+    assert!(
+        found >= 3,
+        "artillery support reached in only {found} games"
+    );
+}
