@@ -62,18 +62,24 @@ struct Node<A> {
     children: Vec<u32>,
     visits: u32,
     available: u32,
-    value: f32,
+    /// Sum of the rewards backed up through this node, for `player`.
+    value: f64,
+    /// Sum of their squares.
+    squares: f64,
 }
 
-/// The smallest spread of the children's mean values that selection rescales to 1. Without
-/// the rescaling, UCT compares raw means in `[0, 1]`: in the battle games the evaluation moves
-/// little within a playout's horizon, so sibling means differ by about 0.001–0.02 against an
-/// exploration term near 0.7, visits stay almost uniform however many iterations are spent,
-/// and the most visited child is close to a random pick (issue 18, root statistics in
-/// docs/performance.md). Rescaling by the spread (as MuZero normalizes its values by the
-/// tree's minimum and maximum) lets real differences steer the visits; the floor keeps
-/// differences smaller than the noise of a playout from being blown up.
-const MIN_SPREAD: f32 = 0.01;
+/// The smallest standard deviation of the rewards below a node that selection scales its
+/// exploration to. Plain UCT adds an exploration term sized for rewards spread over `[0, 1]`
+/// (a won or lost game, standard deviation about 0.5). In the battle games a playout usually
+/// ends in the evaluation, whose values spread by a few hundredths: the term then dwarfs every
+/// real difference and the visits stay almost uniform however many iterations are spent
+/// (issue 18, docs/performance.md). Selection therefore scales the exploration term by the
+/// measured standard deviation of the rewards among a node's children (over 0.5, so games
+/// decided by wins and losses search as before): a child's lead counts in units of the noise
+/// of its estimate, as UCB-V and other variance-aware bandits do. The floor keeps a node whose
+/// rewards hardly vary at all (an evaluation that cannot tell the moves apart) from freezing
+/// on whichever child read highest first.
+const MIN_SIGMA: f64 = 0.002;
 
 /// Rewards for both sides at the end of a playout.
 fn rewards<G: Knowledge>(game: &G, state: &G::State, sides: usize) -> [f32; 4] {
@@ -146,6 +152,7 @@ fn grow<G: Knowledge>(
         visits: 0,
         available: 0,
         value: 0.0,
+        squares: 0.0,
     }];
     let mut legal = Vec::with_capacity(64);
     let mut path: Vec<u32> = Vec::with_capacity(64);
@@ -207,28 +214,30 @@ fn grow<G: Knowledge>(
                     visits: 0,
                     available: 1,
                     value: 0.0,
+                    squares: 0.0,
                 });
                 nodes[node as usize].children.push(id);
                 path.push(id);
                 break;
             }
-            // UCT among the children whose action is legal in this determinization, on
-            // their mean values rescaled to the spread among those children (see
-            // [`MIN_SPREAD`]).
-            let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+            // UCT among the children whose action is legal in this determinization, its
+            // exploration scaled to the spread of their rewards (see [`MIN_SIGMA`]).
+            let (mut n, mut sum, mut squares) = (0u32, 0f64, 0f64);
             for &c in &nodes[node as usize].children {
                 let child = &nodes[c as usize];
                 if child.visits > 0 && child.action.is_some_and(|a| legal.contains(&a)) {
-                    let mean = child.value / child.visits as f32;
-                    lo = lo.min(mean);
-                    hi = hi.max(mean);
+                    n += child.visits;
+                    sum += child.value;
+                    squares += child.squares;
                 }
             }
-            let (lo, spread) = if lo <= hi {
-                (lo, (hi - lo).max(MIN_SPREAD))
+            let sigma = if n >= 8 {
+                let mean = sum / n as f64;
+                (squares / n as f64 - mean * mean).max(0.0).sqrt()
             } else {
-                (0.0, 1.0)
+                0.5
             };
+            let scale = (sigma.clamp(MIN_SIGMA, 0.5) / 0.5) as f32 * exploration;
             let mut best = u32::MAX;
             let mut best_score = f32::NEG_INFINITY;
             for i in 0..nodes[node as usize].children.len() {
@@ -239,10 +248,9 @@ fn grow<G: Knowledge>(
                     continue;
                 }
                 child.available += 1;
-                let mean = (child.value / child.visits.max(1) as f32 - lo) / spread;
+                let mean = (child.value / child.visits.max(1) as f64) as f32;
                 let score = mean
-                    + exploration
-                        * ((child.available as f32).ln() / child.visits.max(1) as f32).sqrt();
+                    + scale * ((child.available as f32).ln() / child.visits.max(1) as f32).sqrt();
                 if score > best_score {
                     best_score = score;
                     best = c;
@@ -278,7 +286,9 @@ fn grow<G: Knowledge>(
         for &n in &path {
             let node = &mut nodes[n as usize];
             node.visits += 1;
-            node.value += r[node.player as usize & 3];
+            let x = r[node.player as usize & 3] as f64;
+            node.value += x;
+            node.squares += x * x;
         }
     }
     (nodes, done)
@@ -349,7 +359,7 @@ pub fn search<G: Knowledge>(
             .iter()
             .filter_map(|&c| {
                 let c = &nodes[c as usize];
-                c.action.map(|a| (a, c.visits, c.value))
+                c.action.map(|a| (a, c.visits, c.value as f32))
             })
             .collect();
         (root, n)

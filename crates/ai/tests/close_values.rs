@@ -1,10 +1,12 @@
 //! Search on close values (issue 18): when the root's children differ in value by far less
 //! than the exploration term, UCT on raw means spreads its visits almost evenly and the most
-//! visited child is close to a random pick. Selection rescales the siblings' means to their
-//! spread, so a small but real difference still decides the visits.
+//! visited child is close to a random pick. Selection scales its exploration to the measured
+//! spread of the rewards, so a small but real difference decides the visits, while noise
+//! alone never freezes the search on one move.
 //!
 //! The toy game: the first side picks one of eight moves; the position after it is judged by
-//! `evaluate` at once (playout depth 0), move 3 a little better than the others.
+//! `evaluate` at once (playout depth 0), optionally with noise drawn at each determinization
+//! (as a playout's chance and hidden information make an evaluation noisy).
 
 use muster_ai::mcts::{Budget, Params, search};
 use muster_core::game::{GameInfo, IllegalAction, LogEntry, Prompt, ScenarioInfo};
@@ -15,17 +17,26 @@ struct Close {
     info: GameInfo,
     /// The value of each move for the side that picks it.
     values: [f32; 8],
+    /// Each evaluation is off by up to this much either way, drawn afresh in every
+    /// determinization.
+    noise: f32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct State {
     picked: Option<u8>,
+    /// What the noise of this determinization draws from.
+    draw: u64,
 }
 
 impl Close {
     fn new(values: [f32; 8]) -> Self {
+        Close::noisy(values, 0.0)
+    }
+    fn noisy(values: [f32; 8], noise: f32) -> Self {
         Close {
             values,
+            noise,
             info: GameInfo {
                 id: "close".into(),
                 name: "Close".into(),
@@ -46,7 +57,8 @@ impl Close {
 
 impl Knowledge for Close {
     fn evaluate(&self, s: &State, side: Side) -> Option<f32> {
-        let v = s.picked.map_or(0.5, |p| self.values[p as usize]);
+        let unit = (s.draw >> 40) as f32 / (1u64 << 24) as f32;
+        let v = s.picked.map_or(0.5, |p| self.values[p as usize]) + self.noise * (2.0 * unit - 1.0);
         Some(if side == 0 { v } else { 1.0 - v })
     }
     fn playout_depth(&self) -> u32 {
@@ -63,7 +75,10 @@ impl Game for Close {
         &self.info
     }
     fn new_game(&self, _: &str, _: &Options, _: u64) -> Result<State, String> {
-        Ok(State { picked: None })
+        Ok(State {
+            picked: None,
+            draw: 0,
+        })
     }
     fn scenario_of<'a>(&self, _: &'a State) -> &'a str {
         "one"
@@ -107,7 +122,9 @@ impl Game for Close {
     fn outcome(&self, _: &State) -> Option<Outcome> {
         None
     }
-    fn determinize(&self, _: &mut State, _: Side, _: &mut dyn rand_core::Rng) {}
+    fn determinize(&self, s: &mut State, _: Side, rng: &mut dyn rand_core::Rng) {
+        s.draw = rng.next_u64();
+    }
     fn notation(&self, _: &State, a: u8) -> String {
         format!("pick {a}")
     }
@@ -167,22 +184,47 @@ fn a_small_real_difference_between_siblings_decides_the_visits() {
     }
 }
 
-/// Differences below the floor of the rescaling (0.01) are not blown up into certainty: with
-/// values a thousandth apart the visits stay spread, every move tried many times.
+/// Eight equal moves under noise (±0.1 on every evaluation): no move is better, so none may
+/// soak up the search. Selection scaled to a spread of the children's means (this search's
+/// earlier form) froze on whichever move read highest in its first few visits.
 #[test]
-fn differences_below_the_spread_floor_keep_exploring_every_move() {
-    let values = [
-        0.5000, 0.5004, 0.5001, 0.5008, 0.5002, 0.5003, 0.5005, 0.5006,
-    ];
-    let g = Close::new(values);
+fn noise_alone_never_freezes_the_search_on_one_move() {
+    let g = Close::noisy([0.5; 8], 0.1);
     let s = g.new_game("one", &Options::new(), 1).unwrap();
-    let r = search(&g, &s, &params(4_000), 1).unwrap();
-    assert_eq!(r.root.len(), 8);
-    for &(a, visits, _) in &r.root {
-        assert!(
-            visits >= 100,
-            "move {a} has only {visits} visits: {:?}",
-            r.root
-        );
+    for seed in 1..=5 {
+        let r = search(&g, &s, &params(6_000), seed).unwrap();
+        assert_eq!(r.root.len(), 8);
+        for &(a, visits, _) in &r.root {
+            assert!(
+                (20..=3_000).contains(&visits),
+                "seed {seed}: move {a} has {visits} of 6000 visits: {:?}",
+                r.root
+            );
+        }
     }
+}
+
+/// One move better by 0.01 under noise of ±0.1, five times the edge: a `hard`-sized search
+/// (6,000 iterations) must find it from nearly every seed, and more often than a
+/// `medium`-sized one (1,000): more iterations must buy a better choice.
+#[test]
+fn more_iterations_find_a_small_edge_under_noise() {
+    let mut values = [0.5; 8];
+    values[5] = 0.51;
+    let g = Close::noisy(values, 0.1);
+    let s = g.new_game("one", &Options::new(), 1).unwrap();
+    let found = |iterations: u32| {
+        (1..=20)
+            .filter(|&seed| search(&g, &s, &params(iterations), seed).unwrap().action == 5)
+            .count()
+    };
+    let (medium, hard) = (found(1_000), found(6_000));
+    assert!(
+        hard >= 17,
+        "6,000 iterations found the better move from {hard} of 20 seeds"
+    );
+    assert!(
+        hard > medium,
+        "6,000 iterations found it from {hard} seeds, 1,000 from {medium}"
+    );
 }

@@ -55,3 +55,39 @@ fn rule_12_bots_weigh_british_set_up_hexes_within_reach_of_the_americans() {
     }
     assert!(s.units.iter().all(|u| u.at != Loc::Unplaced));
 }
+
+/// §10 (issue 18): the search's evaluation credits a unit closing on a star of its colour
+/// (Freeman's Farm: C9 and L9 score for the British), more the nearer it is and most once it
+/// holds the star; standing next to a star of the other colour (A1, American) earns nothing.
+#[test]
+fn rule_10_the_evaluation_credits_units_closing_on_stars_of_their_colour() {
+    let g = game();
+    let mut s = blank_on(&g, "freemans-farm");
+    let sc = g.scenario(&s).clone();
+    put(&mut s, "morgan", "F5");
+    let value_at = |s: &mut muster_battles::state::State, hex: &str| {
+        put(s, "ranger", hex);
+        g.evaluate(s, 1).unwrap()
+    };
+    for (hex, far) in [("L1", true), ("A2", true), ("C6", false), ("C8", false)] {
+        let d = [h("C9"), h("L9")]
+            .iter()
+            .map(|&star| sc.map.distance(h(hex), star))
+            .min()
+            .unwrap();
+        assert_eq!(d > 5, far, "{hex} is {d} from the nearest British star");
+    }
+    let far = value_at(&mut s, "L1");
+    let beside_american_star = value_at(&mut s, "A2");
+    let closer = value_at(&mut s, "C6");
+    let next_to = value_at(&mut s, "C8");
+    let on = value_at(&mut s, "C9");
+    assert!(
+        (beside_american_star - far).abs() < 1e-6,
+        "A2 {beside_american_star} against L1 {far}"
+    );
+    assert!(
+        far < closer && closer < next_to && next_to < on,
+        "L1 {far}, C6 {closer}, C8 {next_to}, C9 {on}"
+    );
+}
