@@ -80,6 +80,10 @@ struct Node<A> {
 /// rewards hardly vary at all (an evaluation that cannot tell the moves apart) from freezing
 /// on whichever child read highest first.
 const MIN_SIGMA: f64 = 0.002;
+/// The standard deviation plain UCT's exploration term is sized for (rewards of 0 or 1).
+const WIN_LOSS_SIGMA: f64 = 0.5;
+/// The visits among a node's children before their measured spread is trusted.
+const SIGMA_VISITS: u32 = 8;
 
 /// Rewards for both sides at the end of a playout.
 fn rewards<G: Knowledge>(game: &G, state: &G::State, sides: usize) -> [f32; 4] {
@@ -231,13 +235,14 @@ fn grow<G: Knowledge>(
                     squares += child.squares;
                 }
             }
-            let sigma = if n >= 8 {
+            let sigma = if n >= SIGMA_VISITS {
                 let mean = sum / n as f64;
                 (squares / n as f64 - mean * mean).max(0.0).sqrt()
             } else {
-                0.5
+                WIN_LOSS_SIGMA
             };
-            let scale = (sigma.clamp(MIN_SIGMA, 0.5) / 0.5) as f32 * exploration;
+            let scale =
+                (sigma.clamp(MIN_SIGMA, WIN_LOSS_SIGMA) / WIN_LOSS_SIGMA) as f32 * exploration;
             let mut best = u32::MAX;
             let mut best_score = f32::NEG_INFINITY;
             for i in 0..nodes[node as usize].children.len() {

@@ -61,6 +61,14 @@ pub enum StarSide {
     Both,
 }
 
+impl StarSide {
+    /// Whether a unit of `side` on this star scores its VP (a star of the other colour scores
+    /// nothing, §10).
+    pub fn scores_for(self, side: u8) -> bool {
+        self == StarSide::Both || self == StarSide::Side(side)
+    }
+}
+
 /// An area: a named group of hexes.
 #[derive(Clone, Debug)]
 pub struct Area {

@@ -23,9 +23,7 @@ fn approach(sc: &crate::data::Scenario, s: &State) -> [f32; 2] {
     let credit = |d: u8| 0.4 * APPROACH.saturating_sub(d) as f32 / APPROACH as f32;
     for &(star, colour) in &sc.stars {
         for side in 0..2u8 {
-            if !(colour == crate::data::StarSide::Both
-                || colour == crate::data::StarSide::Side(side))
-            {
+            if !colour.scores_for(side) {
                 continue;
             }
             let mut nearest = u8::MAX;

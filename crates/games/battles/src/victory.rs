@@ -3,7 +3,7 @@
 //! goal; otherwise most VP at the end, ties to the Americans (§11, §12).
 
 use crate::action::Event;
-use crate::data::{AMERICAN, Scenario, StarSide};
+use crate::data::{AMERICAN, Scenario};
 use crate::state::{EndReason, Ended, Loc, PerSide, Phase, SideId, State};
 
 /// Victory points of both sides now.
@@ -28,8 +28,7 @@ pub fn vp(sc: &Scenario, s: &State) -> PerSide {
             && let Some(&(_, star)) = sc.stars.iter().find(|(x, _)| *x == h)
         {
             let owner = sc.units[i].side;
-            // Occupying a star of the other colour scores nothing (§10).
-            if star == StarSide::Both || star == StarSide::Side(owner) {
+            if star.scores_for(owner) {
                 vp[owner as usize] += 1;
             }
         }
