@@ -43,6 +43,9 @@ pub struct Rung {
     pub lower: Level,
     /// The upper level's wins.
     pub wins: Rate,
+    /// The upper level's wins on each side it played, in the game's side order: where equal
+    /// bots win mostly with one side, a rung's rate hangs on the upsets with the other.
+    pub by_side: Vec<SideWins>,
     pub draws: u64,
     pub pass: bool,
     /// The rating gap the upper level's score (draws counting half) implies.
@@ -51,6 +54,29 @@ pub struct Rung {
     pub lower_effort: Effort,
     pub mean_decisions: f64,
     pub seconds: f64,
+}
+
+/// A level's wins on one side.
+#[derive(Clone, Debug, Serialize)]
+pub struct SideWins {
+    pub side: String,
+    pub wins: u64,
+    pub games: u64,
+}
+
+/// The upper level's (bot A's) wins side by side, in the order of `sides`.
+fn by_side(sides: &[String], results: &[sim::GameResult]) -> Vec<SideWins> {
+    sides
+        .iter()
+        .map(|side| {
+            let played = results.iter().filter(|g| &g.a_side == side);
+            SideWins {
+                side: side.clone(),
+                wins: played.clone().filter(|g| g.a_won).count() as u64,
+                games: played.count() as u64,
+            }
+        })
+        .collect()
 }
 
 /// One pair of neighbouring levels over every scenario measured.
@@ -173,7 +199,9 @@ pub fn run(
             };
             let r = sim::run(registry, bots, &sim_config, &|_| {})?;
             let wins = r.bots[0].wins.clone();
+            let sides: Vec<String> = r.sides.iter().map(|x| x.side.clone()).collect();
             let rung = Rung {
+                by_side: by_side(&sides, &r.results),
                 game: game.clone(),
                 scenario: scenario.clone(),
                 upper,

@@ -193,9 +193,10 @@ enum Opponent {
     Random,
     /// One-ply look-ahead bot.
     Easy,
-    /// Tree search (its iteration budget; the server's medium stops at about 0.2 s).
+    /// Tree search, 1,000 iterations a decision (the server's medium also stops at 0.2 s).
     Medium,
-    /// Deeper tree search on two threads (the server's hard stops at about 1 s).
+    /// Deep tree search on one thread, 30,000 iterations a decision (the server's hard also
+    /// stops at 1 s).
     Hard,
 }
 
@@ -250,8 +251,8 @@ struct SimArgs {
     /// Save every game's record and log in this folder (game-SEED.json, game-SEED.log).
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
-    /// Budget the search levels by the clock, as the play server does (medium about 0.2 s,
-    /// hard up to about 1 s a decision, each capped at its iterations), instead of by
+    /// Budget the search levels by the clock, as the play server does (medium at most 0.2 s,
+    /// hard at most 1 s a decision, each capped at its iterations), instead of by
     /// iterations alone: closer to what a player meets, but no longer reproducible.
     #[arg(long)]
     time_budget: bool,
@@ -1080,8 +1081,15 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
     let bots = muster_cli::bots();
     let report = ladder::run(registry, &bots, &config, &|r| {
         eprintln!(
-            "{} {}: {} vs {}: {}/{} ({:.1} s)",
-            r.game, r.scenario, r.upper, r.lower, r.wins.wins, r.wins.games, r.seconds
+            "{} {}: {} vs {}: {}/{} ({}; {:.1} s)",
+            r.game,
+            r.scenario,
+            r.upper,
+            r.lower,
+            r.wins.wins,
+            r.wins.games,
+            side_cells(&r.by_side),
+            r.seconds
         )
     })
     .map_err(|e| e.message)?;
@@ -1094,17 +1102,18 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
         return Ok(ok);
     }
     say!(
-        "| game | scenario | upper | lower | upper wins | 95% interval | pass | gap | upper s/decision (max) | lower s/decision | upper iterations/decision | mean decisions |"
+        "| game | scenario | upper | lower | upper wins | 95% interval | upper wins by side | pass | gap | upper s/decision (max) | lower s/decision | upper iterations/decision | mean decisions |"
     );
-    say!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    say!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for r in &report.rungs {
         say!(
-            "| {} | {} | {} | {} | {} | {} | {:+.0} | {:.3} ({:.3}) | {:.3} | {:.0} | {:.0} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {:+.0} | {:.3} ({:.3}) | {:.3} | {:.0} | {:.0} |",
             r.game,
             r.scenario,
             r.upper,
             r.lower,
             wins_cells(&r.wins),
+            side_cells(&r.by_side),
             if r.pass { "yes" } else { "no" },
             r.gap,
             r.upper_effort.seconds_per_decision(),
@@ -1202,6 +1211,15 @@ fn run_engine(mut engine: Engine) {
 }
 
 /// A win count as the ladder's tables show it: "wins/games = rate% | low–high%".
+/// The upper level's wins side by side: "as british 11/12, as patriot 2/12".
+fn side_cells(by_side: &[muster_ai::ladder::SideWins]) -> String {
+    by_side
+        .iter()
+        .map(|s| format!("as {} {}/{}", s.side, s.wins, s.games))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn wins_cells(w: &muster_ai::sim::Rate) -> String {
     format!(
         "{}/{} = {:.0}% | {:.0}–{:.0}%",

@@ -343,6 +343,15 @@ fn the_ladder_plays_each_level_against_the_one_below_and_chains_the_ratings() {
     assert_eq!((rung.upper, rung.lower), (Level::Easy, Level::Random));
     assert_eq!(rung.wins.games, 2);
     assert_eq!(rung.pass, ladder::passes(&rung.wins));
+    // Sides alternate, so the upper level played each side once, and its wins side by side
+    // add up to its wins.
+    let sides: Vec<&str> = rung.by_side.iter().map(|s| s.side.as_str()).collect();
+    assert_eq!(sides, ["american", "british"]);
+    assert!(rung.by_side.iter().all(|s| s.games == 1));
+    assert_eq!(
+        rung.by_side.iter().map(|s| s.wins).sum::<u64>(),
+        rung.wins.wins
+    );
     assert!(rung.upper_effort.decisions > 0 && rung.lower_effort.decisions > 0);
     assert_eq!(rung.lower_effort.iterations, 0, "random searches nothing");
     assert_eq!(report.ratings[0], (Level::Random, ladder::RANDOM_RATING));
