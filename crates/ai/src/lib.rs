@@ -89,15 +89,18 @@ impl Level {
 
     /// The fixed rating of this level on the Glicko-2 scale (1500 = an average new player),
     /// against which games with a bot are rated in the separate bots pool (issue 16 §6).
-    /// Provisional guesses until `muster ladder` measures the levels against one another
-    /// (issue 18; easy beat random 87% in the one ladder run so far, about 330 points); the
-    /// measured figures replace these and are recorded in docs/performance.md.
+    /// Measured by the ladder (issue 18, docs/performance.md, "Step 4"): `random` anchored at
+    /// 1000 ([`ladder::RANDOM_RATING`]), each level above it by the rating gap its pooled score
+    /// against the level below implies over every scenario measured: `easy` over `random`
+    /// 129/152 (+300), `medium` over `easy` 136/176 (+213), `hard` (30,000 iterations) over
+    /// `medium` 45/64 (+150, Freeman's Farm, Oriskany and Bunker Hill's
+    /// solitaire-british), rounded to tens.
     pub fn rating(self) -> f64 {
         match self {
             Level::Random => 1000.0,
             Level::Easy => 1300.0,
-            Level::Medium => 1500.0,
-            Level::Hard => 1650.0,
+            Level::Medium => 1510.0,
+            Level::Hard => 1660.0,
         }
     }
 

@@ -2376,8 +2376,10 @@ async fn a_player_mutes_hides_the_spectators_and_keeps_notes_in_the_browser() {
         if notes["text"] != "" {
             return Err(format!("Bob's notepad reads Alice's notes: {notes}"));
         }
-        eval::<bool>(&page, "(location.reload(), true)").await?;
-        wait_for(&page, r##"document.body.dataset.state === "waiting" && document.querySelector("#chat-list")"##, "the game page again", 30).await?;
+        // The old document is marked, so that only the reloaded one can satisfy the wait (under
+        // load the wait could otherwise pass on the old page just before it went away).
+        eval::<bool>(&page, "(window.__reloading = true, location.reload(), true)").await?;
+        wait_for(&page, r##"!window.__reloading && document.body.dataset.state === "waiting" && document.querySelector("#chat-list")"##, "the game page again", 30).await?;
         tokio::time::sleep(Duration::from_millis(500)).await;
         if eval::<bool>(&page, &has("a word from Bob")).await? {
             return Err("Bob's message is back after a reload".into());
@@ -2491,8 +2493,10 @@ async fn supply_lines_pass_is_on_the_pass_track_and_concede_is_not_key_1() {
         if !reached {
             return Err("no impulse offering Pass was reached".into());
         }
-        eval::<bool>(&page, "(location.reload(), true)").await?;
-        wait_for(&page, r##"document.body.dataset.state === "my-turn" && document.querySelector("#actions button.act")"##, "the impulse's buttons", 30).await?;
+        // The old document is marked, so that only the reloaded one can satisfy the wait (under
+        // load the wait could otherwise pass on the old page just before it went away).
+        eval::<bool>(&page, "(window.__reloading = true, location.reload(), true)").await?;
+        wait_for(&page, r##"!window.__reloading && document.body.dataset.state === "my-turn" && document.querySelector("#actions button.act")"##, "the impulse's buttons", 30).await?;
         let seen: Value = eval(&page, r##"(() => {
             const buttons = [...document.querySelectorAll("#actions button.act")].filter(b => !b.closest("details"));
             const key = b => (b.querySelector("kbd") || {}).textContent || "";
