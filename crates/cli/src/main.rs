@@ -1210,7 +1210,6 @@ fn run_engine(mut engine: Engine) {
     }
 }
 
-/// A win count as the ladder's tables show it: "wins/games = rate% | low–high%".
 /// The upper level's wins side by side: "as british 11/12, as patriot 2/12".
 fn side_cells(by_side: &[muster_ai::ladder::SideWins]) -> String {
     by_side
@@ -1220,6 +1219,7 @@ fn side_cells(by_side: &[muster_ai::ladder::SideWins]) -> String {
         .join(", ")
 }
 
+/// A win count as the ladder's tables show it: "wins/games = rate% | low–high%".
 fn wins_cells(w: &muster_ai::sim::Rate) -> String {
     format!(
         "{}/{} = {:.0}% | {:.0}–{:.0}%",

@@ -147,6 +147,15 @@ async fn wait_for(page: &Page, cond: &str, what: &str, secs: u64) -> R<()> {
     }
 }
 
+/// Reloads the page and waits up to 30 s until `cond` holds on the new document. The old
+/// document is marked first, so that only the reloaded one can satisfy the wait (under load a
+/// plain wait could pass on the old page just before it went away, and the next evaluation then
+/// found no context).
+async fn reload_until(page: &Page, cond: &str, what: &str) -> R<()> {
+    eval::<bool>(page, "(window.__reloading = true, location.reload(), true)").await?;
+    wait_for(page, &format!("!window.__reloading && ({cond})"), what, 30).await
+}
+
 /// Clicks the element that `expr` (a JavaScript expression) yields, with a real mouse click at
 /// its centre (or, when a neighbour covers the centre, another visible point of it), after
 /// checking that nothing covers that point.
@@ -2377,10 +2386,7 @@ async fn a_player_mutes_hides_the_spectators_and_keeps_notes_in_the_browser() {
         if notes["text"] != "" {
             return Err(format!("Bob's notepad reads Alice's notes: {notes}"));
         }
-        // The old document is marked, so that only the reloaded one can satisfy the wait (under
-        // load the wait could otherwise pass on the old page just before it went away).
-        eval::<bool>(&page, "(window.__reloading = true, location.reload(), true)").await?;
-        wait_for(&page, r##"!window.__reloading && document.body.dataset.state === "waiting" && document.querySelector("#chat-list")"##, "the game page again", 30).await?;
+        reload_until(&page, r##"document.body.dataset.state === "waiting" && document.querySelector("#chat-list")"##, "the game page again").await?;
         tokio::time::sleep(Duration::from_millis(500)).await;
         if eval::<bool>(&page, &has("a word from Bob")).await? {
             return Err("Bob's message is back after a reload".into());
@@ -2494,10 +2500,7 @@ async fn supply_lines_pass_is_on_the_pass_track_and_concede_is_not_key_1() {
         if !reached {
             return Err("no impulse offering Pass was reached".into());
         }
-        // The old document is marked, so that only the reloaded one can satisfy the wait (under
-        // load the wait could otherwise pass on the old page just before it went away).
-        eval::<bool>(&page, "(window.__reloading = true, location.reload(), true)").await?;
-        wait_for(&page, r##"!window.__reloading && document.body.dataset.state === "my-turn" && document.querySelector("#actions button.act")"##, "the impulse's buttons", 30).await?;
+        reload_until(&page, r##"document.body.dataset.state === "my-turn" && document.querySelector("#actions button.act")"##, "the impulse's buttons").await?;
         let seen: Value = eval(&page, r##"(() => {
             const buttons = [...document.querySelectorAll("#actions button.act")].filter(b => !b.closest("details"));
             const key = b => (b.querySelector("kbd") || {}).textContent || "";

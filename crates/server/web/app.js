@@ -535,7 +535,7 @@ async function leaderboardPage(gameId, pool) {
         "p",
         { class: "hint" },
         `Glicko-2 ratings. A rating is provisional (marked ?) while it rests on fewer than ${r.provisional.games_below} rated games or its deviation is above ${r.provisional.deviation_above}. `,
-        pool === "bots" ? "Games against the computer count here; each level plays at a fixed rating (provisional, until the bots' strength ladder is measured): " + (S.catalog.levels || []).map((l) => `${l.id} ${Math.round(l.rating)}`).join(", ") + "." : "Rated games between two players count here; hot-seat games never do.",
+        pool === "bots" ? "Games against the computer count here; each level plays at a fixed rating, measured by the bots' strength ladder: " + (S.catalog.levels || []).map((l) => `${l.id} ${Math.round(l.rating)}`).join(", ") + "." : "Rated games between two players count here; hot-seat games never do.",
       ),
       h(
         "p",
@@ -853,7 +853,7 @@ async function newGamePage() {
   const scenarioHelp = h("p", { class: "hint" });
   const optionsBox = h("div", { class: "options" });
   const sideSel = h("select", { name: "side", id: "new-game-side" });
-  const levelSel = h("select", { name: "level", id: "new-game-level" }, levels.map((l) => h("option", { value: l.id, title: l.description }, `${titleCase(l.id)} — ${l.description}${l.rating ? ` (rated ${Math.round(l.rating)}, provisional)` : ""}`)));
+  const levelSel = h("select", { name: "level", id: "new-game-level" }, levels.map((l) => h("option", { value: l.id, title: l.description }, `${titleCase(l.id)} — ${l.description}${l.rating ? ` (rated ${Math.round(l.rating)})` : ""}`)));
   const oppBot = h("input", { type: "radio", name: "opponent", value: "bot", id: "opp-bot", checked: true });
   const oppHuman = h("input", { type: "radio", name: "opponent", value: "human", id: "opp-human" });
   const oppSelf = h("input", { type: "radio", name: "opponent", value: "self", id: "opp-self" });
