@@ -274,6 +274,22 @@ pub fn choose<G: Knowledge>(
     }
 }
 
+/// What a bot remembers between its decisions in one game: the part of its last search tree
+/// that its next decision can start from ([`mcts::Reuse`], issue 18), for the level that grew
+/// it. Empty by default; a search level's decision refills it or empties it, any other
+/// level's empties it. It holds only what the bot's own searches saw.
+#[derive(Default)]
+pub struct Memory {
+    slot: Option<(Level, Box<dyn std::any::Any + Send>)>,
+}
+
+impl Memory {
+    /// Whether a tree is kept for the next decision.
+    pub fn holds_tree(&self) -> bool {
+        self.slot.is_some()
+    }
+}
+
 /// A bot's decision with what it cost.
 #[derive(Clone, Debug, Serialize)]
 pub struct Thought {
@@ -281,6 +297,9 @@ pub struct Thought {
     pub action: String,
     /// Search iterations spent (0 for the baselines and forced moves).
     pub iterations: u64,
+    /// The root visits the search started with from the tree the bot's previous decision kept
+    /// (0 when it started afresh; [`mcts::Reuse`]).
+    pub reused: u64,
     pub seconds: f64,
 }
 
@@ -293,6 +312,7 @@ pub trait GameBots: Send + Sync {
         level: Level,
         seed: u64,
         pace: Pace,
+        memory: Option<&mut Memory>,
     ) -> Option<Result<Thought, Error>>;
 }
 
@@ -305,22 +325,41 @@ impl<G: Knowledge> GameBots for Adapter<G> {
         level: Level,
         seed: u64,
         pace: Pace,
+        memory: Option<&mut Memory>,
     ) -> Option<Result<Thought, Error>> {
         let session = m.as_any().downcast_ref::<Session<G>>()?;
         let (game, state) = (session.game(), session.state());
         let start = std::time::Instant::now();
-        let (action, iterations) = match level.params_at(pace) {
-            Some(params) => match mcts::search(game, state, &params, seed) {
-                Some(r) => (Some(r.action), r.iterations),
-                None => (None, 0),
-            },
-            None => (choose(game, state, level, seed), 0),
+        // The tree the last decision kept, if it was grown by this level in this game type.
+        let (memory, mut kept) = match memory {
+            Some(mem) => {
+                let kept = match mem.slot.take() {
+                    Some((l, tree)) if l == level => tree.downcast::<mcts::Reuse<G>>().ok(),
+                    _ => None,
+                };
+                (Some(mem), kept.map(|b| *b))
+            }
+            None => (None, None),
         };
+        let (action, iterations, reused) = match level.params_at(pace) {
+            Some(params) => {
+                let reuse = memory.is_some().then_some(&mut kept);
+                match mcts::search_reusing(game, state, &params, seed, reuse) {
+                    Some(r) => (Some(r.action), r.iterations, r.reused),
+                    None => (None, 0, 0),
+                }
+            }
+            None => (choose(game, state, level, seed), 0, 0),
+        };
+        if let (Some(mem), Some(tree)) = (memory, kept) {
+            mem.slot = Some((level, Box::new(tree)));
+        }
         Some(
             action
                 .map(|a| Thought {
                     action: game.notation(state, a),
                     iterations,
+                    reused,
                     seconds: start.elapsed().as_secs_f64(),
                 })
                 .ok_or_else(|| Error::new(ErrorKind::GameOver, "the game is over")),
@@ -373,9 +412,35 @@ impl Bots {
         seed: u64,
         pace: Pace,
     ) -> Result<Thought, Error> {
+        self.think_inner(m, level, seed, pace, None)
+    }
+
+    /// [`Bots::think_at`] for a bot that keeps `memory` between its decisions in one game, so
+    /// that a decision made in steps (select, then move) continues the search of the step
+    /// before ([`mcts::Reuse`]). With [`Pace::Iterations`] the decision depends only on the
+    /// state, level, seed and what `memory` held, so a game of such bots replays exactly.
+    pub fn think_remembering(
+        &self,
+        m: &dyn Match,
+        level: Level,
+        seed: u64,
+        pace: Pace,
+        memory: &mut Memory,
+    ) -> Result<Thought, Error> {
+        self.think_inner(m, level, seed, pace, Some(memory))
+    }
+
+    fn think_inner(
+        &self,
+        m: &dyn Match,
+        level: Level,
+        seed: u64,
+        pace: Pace,
+        mut memory: Option<&mut Memory>,
+    ) -> Result<Thought, Error> {
         self.games
             .iter()
-            .find_map(|g| g.think(m, level, seed, pace))
+            .find_map(|g| g.think(m, level, seed, pace, memory.as_deref_mut()))
             .unwrap_or_else(|| {
                 Err(Error::new(
                     ErrorKind::UnknownGame,

@@ -9,8 +9,12 @@
 //!
 //! Root parallelism: each thread grows its own tree from its own seed; visit counts are summed
 //! at the root. With an iteration budget the result depends only on the seed.
+//!
+//! Tree reuse ([`Reuse`], [`search_reusing`]): when the same side decides again with no chance
+//! and nothing revealed in between, its next search starts from the subtree under the step it
+//! chose.
 
-use muster_core::{Dice, Knowledge, Side};
+use muster_core::{Dice, Game, Knowledge, Side};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -48,6 +52,8 @@ impl Default for Params {
 pub struct SearchResult<A> {
     pub action: A,
     pub iterations: u64,
+    /// The root visits a kept tree started the search with (0 when it started afresh).
+    pub reused: u64,
     /// Root actions with their visit counts and mean values, most visited first.
     pub root: Vec<(A, u32, f32)>,
 }
@@ -143,21 +149,24 @@ fn grow<G: Knowledge>(
     root_state: &G::State,
     me: Side,
     exploration: f32,
-    iterations: Option<u32>,
-    deadline: Option<Instant>,
+    (iterations, deadline): (Option<u32>, Option<Instant>),
     seed: u64,
+    start: Vec<Node<G::Action>>,
 ) -> (Vec<Node<G::Action>>, u64) {
     let sides = game.info().sides.len().min(4);
     let mut dice = Dice::from_seed(seed);
-    let mut nodes: Vec<Node<G::Action>> = vec![Node {
-        action: None,
-        player: me,
-        children: Vec::new(),
-        visits: 0,
-        available: 0,
-        value: 0.0,
-        squares: 0.0,
-    }];
+    let mut nodes: Vec<Node<G::Action>> = start;
+    if nodes.is_empty() {
+        nodes.push(Node {
+            action: None,
+            player: me,
+            children: Vec::new(),
+            visits: 0,
+            available: 0,
+            value: 0.0,
+            squares: 0.0,
+        });
+    }
     let mut legal = Vec::with_capacity(64);
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut untried: Vec<G::Action> = Vec::with_capacity(64);
@@ -319,6 +328,100 @@ impl rand_core::TryRng for DiceRng<'_> {
     }
 }
 
+/// The part of a search tree that the same side's next decision can start from (issue 18: tree
+/// reuse). Many decisions of these games come in steps of one side with nothing between them
+/// (select a unit, then its hex; pick a supply source, then its destination, then the cubes):
+/// the search of the first step has already grown a subtree under the step it chose, and the
+/// next step's search starts from that subtree instead of from nothing, so its iterations add
+/// to those visits rather than repeat them.
+///
+/// A tree is kept only when nothing the side may not know, and no chance, came between: the
+/// chosen action rolled no die and revealed nothing ([`muster_core::Game::is_chance`] of its
+/// events) and the same side decides again. It applies only to exactly the state it expects
+/// (the true state after that action), so a decision in any other position searches afresh.
+/// The tree holds statistics of the side's own determinizations only, as any search does.
+pub struct Reuse<G: Game> {
+    expected: G::State,
+    nodes: Vec<Node<G::Action>>,
+}
+
+impl<G: Game> Reuse<G> {
+    /// The visits the kept subtree's root children start the next decision with.
+    pub fn visits(&self) -> u64 {
+        self.nodes.first().map_or(0, |n| {
+            n.children
+                .iter()
+                .map(|&c| self.nodes[c as usize].visits as u64)
+                .sum()
+        })
+    }
+
+    /// Whether the next decision's search would start from this tree in `state`.
+    pub fn applies_to(&self, state: &G::State) -> bool {
+        self.expected == *state
+    }
+
+    /// Nodes kept.
+    pub fn nodes(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+/// The most nodes a kept subtree may hold, in multiples of the decision's iterations (a long
+/// chain of one side's steps keeps at most this much memory).
+const REUSE_NODES: usize = 4;
+
+/// The subtree under `action` at the root of `nodes`, re-rooted, if the same side's next
+/// decision may start from it (see [`Reuse`]).
+fn advance<G: Game>(
+    game: &G,
+    state: &G::State,
+    me: Side,
+    nodes: &[Node<G::Action>],
+    action: G::Action,
+    max_nodes: usize,
+) -> Option<Reuse<G>> {
+    let mut next = state.clone();
+    let events = game.apply(&mut next, me, action).ok()?;
+    if events.iter().any(|e| game.is_chance(&next, e)) || game.to_act(&next) != Some(me) {
+        return None;
+    }
+    let child = nodes
+        .first()?
+        .children
+        .iter()
+        .copied()
+        .find(|&c| nodes[c as usize].action == Some(action))?;
+    let copy = |n: &Node<G::Action>| Node {
+        action: n.action,
+        player: n.player,
+        children: Vec::with_capacity(n.children.len()),
+        visits: n.visits,
+        available: n.available,
+        value: n.value,
+        squares: n.squares,
+    };
+    let mut out = vec![copy(&nodes[child as usize])];
+    out[0].action = None;
+    // Breadth first: (old index, new index).
+    let mut queue = std::collections::VecDeque::from([(child, 0u32)]);
+    while let Some((old, new)) = queue.pop_front() {
+        for &c in &nodes[old as usize].children {
+            if out.len() >= max_nodes {
+                return None;
+            }
+            let id = out.len() as u32;
+            out.push(copy(&nodes[c as usize]));
+            out[new as usize].children.push(id);
+            queue.push_back((c, id));
+        }
+    }
+    Some(Reuse {
+        expected: next,
+        nodes: out,
+    })
+}
+
 /// Searches for the side to act and returns its choice. Panics never: with no legal action
 /// (a finished game) it returns `None`.
 pub fn search<G: Knowledge>(
@@ -327,20 +430,47 @@ pub fn search<G: Knowledge>(
     params: &Params,
     seed: u64,
 ) -> Option<SearchResult<G::Action>> {
+    search_reusing(game, state, params, seed, None)
+}
+
+/// [`search`], starting from the tree a previous decision kept in `reuse` when it applies to
+/// `state`, and leaving there what the next decision may start from (or `None`). With an
+/// iteration budget the result depends only on the seed and on what `reuse` held.
+pub fn search_reusing<G: Knowledge>(
+    game: &G,
+    state: &G::State,
+    params: &Params,
+    seed: u64,
+    mut reuse: Option<&mut Option<Reuse<G>>>,
+) -> Option<SearchResult<G::Action>> {
+    let kept = reuse
+        .as_deref_mut()
+        .and_then(Option::take)
+        .filter(|r| r.expected == *state);
     let me = game.to_act(state)?;
     let mut legal = Vec::new();
     crate::candidates(game, state, &mut legal);
     if legal.is_empty() {
         return None;
     }
+    let threads = params.threads.max(1);
+    let cap = match params.budget {
+        Budget::Iterations(n) => n,
+        Budget::Time { cap, .. } => cap,
+    };
+    let max_nodes = (cap as usize).saturating_mul(REUSE_NODES).max(1);
     if legal.len() == 1 {
+        // A forced step: the kept tree follows it.
+        if let (Some(slot), Some(r)) = (reuse, kept) {
+            *slot = advance(game, state, me, &r.nodes, legal[0], max_nodes);
+        }
         return Some(SearchResult {
             action: legal[0],
             iterations: 0,
+            reused: 0,
             root: vec![(legal[0], 0, 0.5)],
         });
     }
-    let threads = params.threads.max(1);
     let (per_thread, deadline) = match params.budget {
         Budget::Iterations(n) => (Some(n.div_ceil(threads as u32).max(1)), None),
         Budget::Time { limit, cap } => (
@@ -348,31 +478,46 @@ pub fn search<G: Knowledge>(
             Some(Instant::now() + limit),
         ),
     };
-    let grow_one = |t: usize| {
-        let (nodes, n) = grow(
-            game,
-            state,
-            me,
-            params.exploration,
-            per_thread,
-            deadline,
-            seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                .wrapping_add(t as u64),
-        );
-        let root: RootStats<G::Action> = nodes[0]
+    let grow_tree = |t: usize, start: Vec<Node<G::Action>>| {
+        let seed = seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(t as u64);
+        let limit = (per_thread, deadline);
+        grow(game, state, me, params.exploration, limit, seed, start)
+    };
+    let root_stats = |nodes: &[Node<G::Action>]| -> RootStats<G::Action> {
+        nodes[0]
             .children
             .iter()
             .filter_map(|&c| {
                 let c = &nodes[c as usize];
                 c.action.map(|a| (a, c.visits, c.value as f32))
             })
-            .collect();
-        (root, n)
+            .collect()
     };
+    // One tree: it may start from the kept one, and what it grows may be kept. Root-parallel
+    // trees start afresh and keep nothing.
+    let mut whole: Option<Vec<Node<G::Action>>> = None;
+    let mut reused = 0;
     let trees: Vec<(RootStats<G::Action>, u64)> = if threads == 1 {
-        vec![grow_one(0)]
+        let start = kept
+            .map(|r| {
+                reused = r.visits();
+                r.nodes
+            })
+            .unwrap_or_default();
+        let (nodes, n) = grow_tree(0, start);
+        let root = root_stats(&nodes);
+        whole = Some(nodes);
+        vec![(root, n)]
     } else {
-        (0..threads).into_par_iter().map(grow_one).collect()
+        (0..threads)
+            .into_par_iter()
+            .map(|t| {
+                let (nodes, n) = grow_tree(t, Vec::new());
+                (root_stats(&nodes), n)
+            })
+            .collect()
     };
     // Sum the root statistics over the trees, in the order of the legal list.
     let mut root: Vec<(G::Action, u32, f32)> = legal.iter().map(|&a| (a, 0, 0.0)).collect();
@@ -391,9 +536,14 @@ pub fn search<G: Knowledge>(
     }
     // Most visited; ties by mean value, then by the legal order (stable sort).
     root.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
+    let action = root[0].0;
+    if let Some(slot) = reuse {
+        *slot = whole.and_then(|nodes| advance(game, state, me, &nodes, action, max_nodes));
+    }
     Some(SearchResult {
-        action: root[0].0,
+        action,
         iterations,
+        reused,
         root,
     })
 }

@@ -62,14 +62,22 @@ pub struct Effort {
     /// The slowest single decision.
     pub max_seconds: f64,
     pub iterations: u64,
+    /// Searches that started from the tree the bot's previous decision kept (a decision in
+    /// steps; `mcts::Reuse`), and the root visits they started with in all.
+    pub continued: u64,
+    pub reused_visits: u64,
 }
 
 impl Effort {
-    fn add(&mut self, seconds: f64, iterations: u64) {
+    fn add(&mut self, t: &crate::Thought) {
         self.decisions += 1;
-        self.seconds += seconds;
-        self.max_seconds = self.max_seconds.max(seconds);
-        self.iterations += iterations;
+        self.seconds += t.seconds;
+        self.max_seconds = self.max_seconds.max(t.seconds);
+        self.iterations += t.iterations;
+        if t.reused > 0 {
+            self.continued += 1;
+            self.reused_visits += t.reused;
+        }
     }
 
     fn merge(&mut self, other: &Effort) {
@@ -77,6 +85,8 @@ impl Effort {
         self.seconds += other.seconds;
         self.max_seconds = self.max_seconds.max(other.max_seconds);
         self.iterations += other.iterations;
+        self.continued += other.continued;
+        self.reused_visits += other.reused_visits;
     }
 
     /// Mean seconds a decision (0 with none).
@@ -181,14 +191,22 @@ pub fn play_one(
     let a_side_name = m.info().side_name(a_side).to_string();
     let mut decisions = 0u64;
     let mut effort = [Effort::default(); 2];
+    // Each bot keeps its own search tree between its decisions (mcts::Reuse).
+    let mut memory = [crate::Memory::default(), crate::Memory::default()];
     while let Some(side) = m.to_act() {
         let (level, bot) = if side == a_side_name {
             (config.a, 0)
         } else {
             (config.b, 1)
         };
-        let t = bots.think_at(m.as_ref(), level, mix(seed, decisions), config.pace)?;
-        effort[bot].add(t.seconds, t.iterations);
+        let t = bots.think_remembering(
+            m.as_ref(),
+            level,
+            mix(seed, decisions),
+            config.pace,
+            &mut memory[bot],
+        )?;
+        effort[bot].add(&t);
         m.act(Some(&side), &t.action)?;
         decisions += 1;
         if decisions > 1_000_000 {

@@ -647,6 +647,8 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
     // The prompt and the choices are listed again only after a decision (or on request):
     // a refused input gets one line, so the board does not scroll away.
     let mut show_choices = true;
+    // The bot's search tree between its decisions (muster_ai::Memory).
+    let mut memory = muster_ai::Memory::default();
     loop {
         let log = game.log(Some(&me)).map_err(|e| e.message)?;
         for e in &log[shown.min(log.len())..] {
@@ -666,9 +668,11 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
         };
         let human = vs == Opponent::Human || to_act == me;
         if let (false, Some(level)) = (human, vs.level()) {
+            let pace = bots.pace();
             let action = bots
-                .choose(game.as_ref(), level, bot.next_u64())
-                .map_err(|e| e.message)?;
+                .think_remembering(game.as_ref(), level, bot.next_u64(), pace, &mut memory)
+                .map_err(|e| e.message)?
+                .action;
             game.act(Some(&to_act), &action).map_err(|e| e.message)?;
             save(&args, game.as_ref())?;
             show_board = true;

@@ -703,6 +703,9 @@ async fn run_bots(state: &AppState, id: &str) {
     };
     let mut failures = 0u32;
     let mut chosen: Option<(i64, String)> = None;
+    // The bots' search trees between their decisions in this run of the task (a decision made
+    // in steps continues the search of the step before; muster_ai::Memory).
+    let mut memory = muster_ai::Memory::default();
     loop {
         if failures > 0 {
             tokio::time::sleep(bot_backoff(failures - 1)).await;
@@ -728,10 +731,23 @@ async fn run_bots(state: &AppState, id: &str) {
                     failures += 1;
                     continue;
                 };
+                let mut mem = std::mem::take(&mut memory);
                 let choice = tokio::task::spawn_blocking(move || {
-                    bots.choose(snapshot.as_ref(), level, decision_seed)
+                    let pace = bots.pace();
+                    let t = bots.think_remembering(
+                        snapshot.as_ref(),
+                        level,
+                        decision_seed,
+                        pace,
+                        &mut mem,
+                    );
+                    (t.map(|t| t.action), mem)
                 })
-                .await;
+                .await
+                .map(|(choice, mem)| {
+                    memory = mem;
+                    choice
+                });
                 drop(slots);
                 match choice {
                     Ok(Ok(action)) => action,
