@@ -5,7 +5,8 @@
 //! - Baselines: a random bot and a greedy one-ply bot.
 //! - [`Level`]: the named levels (`random`, `easy`, `medium`, `hard`) the CLI, the server and
 //!   the solitaire scenarios ask for.
-//! - [`Bots`]: the bots of every registered game behind the erased [`Match`] interface.
+//! - [`Bots`]: the bots of every registered game behind the erased [`Match`] interface; with a
+//!   [`Memory`] a bot continues its search tree across the steps of one decision.
 //! - [`sim`]: many games between two bots, with statistics for balance studies.
 
 pub mod ladder;
