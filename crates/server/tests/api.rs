@@ -590,17 +590,30 @@ async fn unknown_games_and_bad_creations_are_clear_errors() {
     assert_eq!(catalog["levels"].as_array().unwrap().len(), 4);
 }
 
-/// Waits (up to a minute: bots queue behind one another here) until it is `c`'s decision in
-/// game `id` or the game is over.
+/// Waits until it is `c`'s decision in game `id` or the game is over, for as long as the bot
+/// keeps moving: bots queue behind one another here, and a bot's whole turn is many decisions
+/// of up to a second each (`hard` in a debug build always searches to its time limit), so how
+/// long a turn takes depends on the game and the machine. What must not happen is a game whose
+/// bot stops: the test fails when the game's version stands still for a minute.
 async fn wait_turn_patiently(c: &Client, id: &str) -> Value {
-    for _ in 0..2400 {
+    let stall = std::time::Duration::from_secs(60);
+    let mut version = Value::Null;
+    let mut moved = std::time::Instant::now();
+    loop {
         let (_, g) = c.get(&format!("/api/games/{id}")).await;
         if g["to_act"] == g["my_side"] || g["status"] == "finished" {
             return g;
         }
+        if g["version"] != version {
+            version = g["version"].clone();
+            moved = std::time::Instant::now();
+        }
+        assert!(
+            moved.elapsed() < stall,
+            "the bot of game {id} did not move for {stall:?} (version {version})"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(25)).await;
     }
-    panic!("the bot of game {id} did not move");
 }
 
 /// Issue 18: bot searches queue for the server's bot pool. With the pool's one slot taken,
