@@ -285,9 +285,12 @@ pub struct Memory {
 }
 
 impl Memory {
-    /// Whether a tree is kept for the next decision.
-    pub fn holds_tree(&self) -> bool {
-        self.slot.is_some()
+    /// Takes out the kept tree, if `level` grew it in game type `G`.
+    fn take<G: Knowledge>(&mut self, level: Level) -> Option<mcts::Reuse<G>> {
+        match self.slot.take() {
+            Some((l, tree)) if l == level => tree.downcast().ok().map(|b| *b),
+            _ => None,
+        }
     }
 }
 
@@ -332,16 +335,8 @@ impl<G: Knowledge> GameBots for Adapter<G> {
         let (game, state) = (session.game(), session.state());
         let start = std::time::Instant::now();
         // The tree the last decision kept, if it was grown by this level in this game type.
-        let (memory, mut kept) = match memory {
-            Some(mem) => {
-                let kept = match mem.slot.take() {
-                    Some((l, tree)) if l == level => tree.downcast::<mcts::Reuse<G>>().ok(),
-                    _ => None,
-                };
-                (Some(mem), kept.map(|b| *b))
-            }
-            None => (None, None),
-        };
+        let mut memory = memory;
+        let mut kept = memory.as_deref_mut().and_then(|m| m.take::<G>(level));
         let (action, iterations, reused) = match level.params_at(pace) {
             Some(params) => {
                 let reuse = memory.is_some().then_some(&mut kept);
@@ -352,8 +347,8 @@ impl<G: Knowledge> GameBots for Adapter<G> {
             }
             None => (choose(game, state, level, seed), 0, 0),
         };
-        if let (Some(mem), Some(tree)) = (memory, kept) {
-            mem.slot = Some((level, Box::new(tree)));
+        if let Some(mem) = memory {
+            mem.slot = kept.map(|tree| (level, Box::new(tree) as Box<dyn std::any::Any + Send>));
         }
         Some(
             action

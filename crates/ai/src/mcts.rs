@@ -446,7 +446,7 @@ pub fn search_reusing<G: Knowledge>(
     let kept = reuse
         .as_deref_mut()
         .and_then(Option::take)
-        .filter(|r| r.expected == *state);
+        .filter(|r| r.applies_to(state));
     let me = game.to_act(state)?;
     let mut legal = Vec::new();
     crate::candidates(game, state, &mut legal);
@@ -454,9 +454,9 @@ pub fn search_reusing<G: Knowledge>(
         return None;
     }
     let threads = params.threads.max(1);
-    let cap = match params.budget {
-        Budget::Iterations(n) => n,
-        Budget::Time { cap, .. } => cap,
+    let (cap, deadline) = match params.budget {
+        Budget::Iterations(n) => (n, None),
+        Budget::Time { limit, cap } => (cap, Some(Instant::now() + limit)),
     };
     let max_nodes = (cap as usize).saturating_mul(REUSE_NODES).max(1);
     if legal.len() == 1 {
@@ -471,13 +471,7 @@ pub fn search_reusing<G: Knowledge>(
             root: vec![(legal[0], 0, 0.5)],
         });
     }
-    let (per_thread, deadline) = match params.budget {
-        Budget::Iterations(n) => (Some(n.div_ceil(threads as u32).max(1)), None),
-        Budget::Time { limit, cap } => (
-            Some(cap.div_ceil(threads as u32).max(1)),
-            Some(Instant::now() + limit),
-        ),
-    };
+    let per_thread = Some(cap.div_ceil(threads as u32).max(1));
     let grow_tree = |t: usize, start: Vec<Node<G::Action>>| {
         let seed = seed
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)

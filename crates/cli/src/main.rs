@@ -668,9 +668,14 @@ fn play(registry: &muster_core::Registry, args: PlayArgs) -> Result<(), String> 
         };
         let human = vs == Opponent::Human || to_act == me;
         if let (false, Some(level)) = (human, vs.level()) {
-            let pace = bots.pace();
             let action = bots
-                .think_remembering(game.as_ref(), level, bot.next_u64(), pace, &mut memory)
+                .think_remembering(
+                    game.as_ref(),
+                    level,
+                    bot.next_u64(),
+                    bots.pace(),
+                    &mut memory,
+                )
                 .map_err(|e| e.message)?
                 .action;
             game.act(Some(&to_act), &action).map_err(|e| e.message)?;

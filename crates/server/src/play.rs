@@ -733,12 +733,11 @@ async fn run_bots(state: &AppState, id: &str) {
                 };
                 let mut mem = std::mem::take(&mut memory);
                 let choice = tokio::task::spawn_blocking(move || {
-                    let pace = bots.pace();
                     let t = bots.think_remembering(
                         snapshot.as_ref(),
                         level,
                         decision_seed,
-                        pace,
+                        bots.pace(),
                         &mut mem,
                     );
                     (t.map(|t| t.action), mem)
