@@ -3,6 +3,12 @@
 //! 65% of the games and the 95% interval of that rate starts above 55%. The win rates imply
 //! rating gaps (the Elo logistic on the Glicko-2 display scale), from which the levels' fixed
 //! ratings are chained up from `random`.
+//!
+//! Where equal bots win a scenario mostly with one side, the rate with sides alternating is
+//! squeezed toward 50% whatever the levels' strengths, so each rung also reports a
+//! side-adjusted figure ([`Even`]): the score the upper level would expect on an even board,
+//! fitted by the Elo logistic with an advantage for each side (a Bradley–Terry model with a
+//! home advantage).
 
 use crate::sim::{self, Effort, Rate, Seating, SimConfig};
 use crate::{Bots, Level, Pace};
@@ -50,6 +56,8 @@ pub struct Rung {
     pub pass: bool,
     /// The rating gap the upper level's score (draws counting half) implies.
     pub gap: f64,
+    /// The side-adjusted score and gap (absent unless the upper level played every side).
+    pub even: Option<Even>,
     pub upper_effort: Effort,
     pub lower_effort: Effort,
     pub mean_decisions: f64,
@@ -61,7 +69,49 @@ pub struct Rung {
 pub struct SideWins {
     pub side: String,
     pub wins: u64,
+    pub draws: u64,
     pub games: u64,
+}
+
+/// A rung's score with the sides' advantage taken out. With the upper level scoring `p_i` as
+/// side `i`, the model is logit(p_i) = d + a_i, the side advantages `a_i` summing to zero; `d`
+/// is the mean of the sides' logits, and the even-board score is 1 / (1 + e^−d). Each side's
+/// score is taken half a game toward even (so a sweep stays finite), and the interval is
+/// d ± 1.96 standard errors (each logit's variance 1 / (n p (1 − p))), mapped the same way.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Even {
+    pub score: f64,
+    pub low: f64,
+    pub high: f64,
+    /// 400·log10(e^d): the rating gap on an even board.
+    pub gap: f64,
+    /// Would it pass the ladder's thresholds ([`PASS_RATE`], [`PASS_LOW`])?
+    pub pass: bool,
+}
+
+/// The side-adjusted score of [`Even`]; `None` when some side has no games.
+pub fn side_adjusted(by_side: &[SideWins]) -> Option<Even> {
+    if by_side.is_empty() || by_side.iter().any(|s| s.games == 0) {
+        return None;
+    }
+    let k = by_side.len() as f64;
+    let (mut d, mut var) = (0.0, 0.0);
+    for s in by_side {
+        let n = s.games as f64 + 1.0;
+        let p = (s.wins as f64 + s.draws as f64 / 2.0 + 0.5) / n;
+        d += (p / (1.0 - p)).ln() / k;
+        var += 1.0 / (n * p * (1.0 - p)) / (k * k);
+    }
+    let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let half = 1.959_963_985 * var.sqrt();
+    let (score, low) = (sigmoid(d), sigmoid(d - half));
+    Some(Even {
+        score,
+        low,
+        high: sigmoid(d + half),
+        gap: 400.0 * d / std::f64::consts::LN_10,
+        pass: score >= PASS_RATE && low > PASS_LOW,
+    })
 }
 
 /// The upper level's (bot A's) wins side by side, in the order of `sides`.
@@ -73,6 +123,7 @@ fn by_side(sides: &[String], results: &[sim::GameResult]) -> Vec<SideWins> {
             SideWins {
                 side: side.clone(),
                 wins: played.clone().filter(|g| g.a_won).count() as u64,
+                draws: played.clone().filter(|g| g.winner.is_none()).count() as u64,
                 games: played.count() as u64,
             }
         })
@@ -91,6 +142,9 @@ pub struct Step {
     pub all_pass: bool,
     /// The gap implied by the pooled score.
     pub gap: f64,
+    /// The rungs' side-adjusted gaps ([`Even`]), weighted by their games (absent when no rung
+    /// has one).
+    pub even_gap: Option<f64>,
 }
 
 /// The whole ladder.
@@ -200,8 +254,10 @@ pub fn run(
             let r = sim::run(registry, bots, &sim_config, &|_| {})?;
             let wins = r.bots[0].wins.clone();
             let sides: Vec<String> = r.sides.iter().map(|x| x.side.clone()).collect();
+            let by_side = by_side(&sides, &r.results);
             let rung = Rung {
-                by_side: by_side(&sides, &r.results),
+                even: side_adjusted(&by_side),
+                by_side,
                 game: game.clone(),
                 scenario: scenario.clone(),
                 upper,
@@ -227,7 +283,14 @@ pub fn run(
             let wins = of.iter().map(|r| r.wins.wins).sum();
             let games = of.iter().map(|r| r.wins.games).sum();
             let draws = of.iter().map(|r| r.draws).sum();
+            let even: Vec<(f64, f64)> = of
+                .iter()
+                .filter_map(|r| Some((r.even.as_ref()?.gap, r.wins.games as f64)))
+                .collect();
+            let weight: f64 = even.iter().map(|e| e.1).sum();
             Step {
+                even_gap: (weight > 0.0)
+                    .then(|| even.iter().map(|(g, w)| g * w).sum::<f64>() / weight),
                 upper: w[1],
                 lower: w[0],
                 wins: Rate::new(wins, games),
@@ -276,5 +339,53 @@ mod tests {
         assert!(!passes(&Rate::new(13, 20))); // 65% but low about 43%
         assert!(!passes(&Rate::new(120, 200))); // 60%, low about 53%
         assert!(passes(&Rate::new(140, 200))); // 70%, low about 63%
+    }
+
+    fn sides(a: (u64, u64), b: (u64, u64)) -> Vec<SideWins> {
+        let side = |name: &str, (wins, games)| SideWins {
+            side: name.into(),
+            wins,
+            draws: 0,
+            games,
+        };
+        vec![side("first", a), side("second", b)]
+    }
+
+    #[test]
+    fn side_adjusted_score_is_even_for_equal_levels_in_a_one_sided_scenario() {
+        // Equal bots where the second side wins 19 games in 20: each level wins 1/20 as the
+        // first side and 19/20 as the second, so the upper level's 50% is an even board.
+        let e = side_adjusted(&sides((1, 20), (19, 20))).unwrap();
+        assert!((e.score - 0.5).abs() < 1e-9 && e.gap.abs() < 1e-6);
+        assert!(!e.pass && e.low < 0.5 && e.high > 0.5);
+    }
+
+    #[test]
+    fn side_adjusted_score_undoes_the_squeeze_of_a_one_sided_scenario() {
+        // A level 65% stronger on an even board (logit 0.62) where the second side's advantage
+        // is logit 2.9 wins about 9% as the first side and 97% as the second: 53% alternating.
+        let raw = Rate::new(9 + 97, 200);
+        assert!(!passes(&raw) && raw.rate < 0.55);
+        let e = side_adjusted(&sides((9, 100), (97, 100))).unwrap();
+        assert!(e.score > 0.6 && e.score < 0.7, "{e:?}");
+        assert!(e.gap > 70.0 && e.gap < 150.0, "{e:?}");
+        // Where the sides are even, it agrees with the plain rate.
+        let e = side_adjusted(&sides((70, 100), (70, 100))).unwrap();
+        assert!((e.score - 0.7).abs() < 0.01 && e.pass, "{e:?}");
+        // And it falls with the upper level's results on either side.
+        let worse = side_adjusted(&sides((60, 100), (70, 100))).unwrap();
+        assert!(worse.score < e.score && worse.gap < e.gap);
+    }
+
+    #[test]
+    fn side_adjusted_score_needs_games_on_every_side_and_stays_finite_on_a_sweep() {
+        assert_eq!(side_adjusted(&sides((3, 4), (0, 0))), None);
+        assert_eq!(side_adjusted(&[]), None);
+        let sweep = side_adjusted(&sides((8, 8), (8, 8))).unwrap();
+        assert!(sweep.gap.is_finite() && sweep.score > 0.9 && sweep.score < 1.0);
+        assert!(sweep.low > 0.55 && sweep.pass);
+        // Few games give a wide interval.
+        let few = side_adjusted(&sides((1, 2), (2, 2))).unwrap();
+        assert!(few.low < 0.5 && !few.pass);
     }
 }

@@ -167,7 +167,8 @@ enum Command {
     /// The bot ladder (issue 18): in every scenario, each level against the level below with
     /// sides swapped game by game; a rung passes at 65% or more with the 95% interval's lower
     /// end above 55%. Prints the table, seconds a decision per level, the rating gaps the win
-    /// rates imply and the ratings chained from random at 1000.
+    /// rates imply, each rung's side-adjusted score (the score on an even board, fitted with an
+    /// advantage for each side) and the ratings chained from random at 1000.
     Ladder(LadderArgs),
     /// Measure random play for every scenario: decisions per second and state size.
     Bench {
@@ -1090,7 +1091,7 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
     let bots = muster_cli::bots();
     let report = ladder::run(registry, &bots, &config, &|r| {
         eprintln!(
-            "{} {}: {} vs {}: {}/{} ({}; {:.1} s)",
+            "{} {}: {} vs {}: {}/{} ({}; side-adjusted {}; {:.1} s)",
             r.game,
             r.scenario,
             r.upper,
@@ -1098,6 +1099,7 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
             r.wins.wins,
             r.wins.games,
             side_cells(&r.by_side),
+            even_cell(r.even.as_ref()),
             r.seconds
         )
     })
@@ -1111,12 +1113,12 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
         return Ok(ok);
     }
     say!(
-        "| game | scenario | upper | lower | upper wins | 95% interval | upper wins by side | pass | gap | upper s/decision (max) | lower s/decision | upper iterations/decision | mean decisions |"
+        "| game | scenario | upper | lower | upper wins | 95% interval | upper wins by side | pass | gap | side-adjusted score (interval), gap | upper s/decision (max) | lower s/decision | upper iterations/decision | mean decisions |"
     );
-    say!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    say!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for r in &report.rungs {
         say!(
-            "| {} | {} | {} | {} | {} | {} | {} | {:+.0} | {:.3} ({:.3}) | {:.3} | {:.0} | {:.0} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {:+.0} | {} | {:.3} ({:.3}) | {:.3} | {:.0} | {:.0} |",
             r.game,
             r.scenario,
             r.upper,
@@ -1125,6 +1127,7 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
             side_cells(&r.by_side),
             if r.pass { "yes" } else { "no" },
             r.gap,
+            even_cell(r.even.as_ref()),
             r.upper_effort.seconds_per_decision(),
             r.upper_effort.max_seconds,
             r.lower_effort.seconds_per_decision(),
@@ -1134,17 +1137,18 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
     }
     say!();
     say!(
-        "| upper | lower | upper wins, every scenario | 95% interval | every rung passes | implied gap |"
+        "| upper | lower | upper wins, every scenario | 95% interval | every rung passes | implied gap | side-adjusted gap |"
     );
-    say!("|---|---|---|---|---|---|");
+    say!("|---|---|---|---|---|---|---|");
     for s in &report.steps {
         say!(
-            "| {} | {} | {} | {} | {:+.0} |",
+            "| {} | {} | {} | {} | {:+.0} | {} |",
             s.upper,
             s.lower,
             wins_cells(&s.wins),
             if s.all_pass { "yes" } else { "no" },
-            s.gap
+            s.gap,
+            s.even_gap.map_or("–".into(), |g| format!("{g:+.0}"))
         );
     }
     say!();
@@ -1226,6 +1230,20 @@ fn side_cells(by_side: &[muster_ai::ladder::SideWins]) -> String {
         .map(|s| format!("as {} {}/{}", s.side, s.wins, s.games))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A rung's side-adjusted score as the ladder's table shows it: "68% (52–81%), +131"; a dash
+/// when the upper level did not play every side.
+fn even_cell(e: Option<&muster_ai::ladder::Even>) -> String {
+    e.map_or("–".into(), |e| {
+        format!(
+            "{:.0}% ({:.0}–{:.0}%), {:+.0}",
+            100.0 * e.score,
+            100.0 * e.low,
+            100.0 * e.high,
+            e.gap
+        )
+    })
 }
 
 /// A win count as the ladder's tables show it: "wins/games = rate% | low–high%".

@@ -352,6 +352,12 @@ fn the_ladder_plays_each_level_against_the_one_below_and_chains_the_ratings() {
         rung.by_side.iter().map(|s| s.wins).sum::<u64>(),
         rung.wins.wins
     );
+    // The side-adjusted score is fitted from those sides, and with one rung the step's
+    // side-adjusted gap is that rung's.
+    let even = rung.even.clone().expect("both sides played");
+    assert_eq!(Some(even.clone()), ladder::side_adjusted(&rung.by_side));
+    assert_eq!(report.steps[0].even_gap, Some(even.gap));
+    assert!(even.low < even.score && even.score < even.high);
     assert!(rung.upper_effort.decisions > 0 && rung.lower_effort.decisions > 0);
     assert_eq!(rung.lower_effort.iterations, 0, "random searches nothing");
     assert_eq!(report.ratings[0], (Level::Random, ladder::RANDOM_RATING));
