@@ -3,7 +3,7 @@
 use crate::SupplyLines;
 use crate::action::Action;
 use crate::data::Data;
-use crate::state::{Phase, SideId, State};
+use crate::state::{Order, Phase, SideId, State};
 use crate::{supply, victory};
 use muster_core::{Knowledge, Side};
 
@@ -46,10 +46,41 @@ fn downhill_to(d: &Data, s: &State, side: SideId, f: u8, t: u8) -> bool {
     downhill(d, s, side, f, t, true, 1) || downhill(d, s, side, f, t, false, 1)
 }
 
+/// Farthest distance [`land_distance`] tells apart.
+const FAR: u32 = 6;
+
+/// Lines to cross by land (the Sea Box is Crown transport, §7.2) from area `to` to the nearest
+/// of the areas `from` (bits), counting at most [`FAR`].
+fn land_distance(d: &Data, to: u8, from: u64) -> u32 {
+    let sea = 1u64 << d.sea;
+    let (mut seen, mut front) = (1u64 << to, 1u64 << to);
+    for dist in 0..FAR {
+        if front & from != 0 {
+            return dist;
+        }
+        let mut next = 0;
+        for a in supply::each(front) {
+            next |= d.adjacent(a);
+        }
+        next &= !(seen | sea);
+        if next == 0 {
+            return FAR;
+        }
+        seen |= next;
+        front = next;
+    }
+    FAR
+}
+
 impl Knowledge for SupplyLines {
     /// A logistic of the Patriot's way to victory (the Support Marker's progress toward the
     /// Treaty, §11.2) against the Crown's (its Victory Cities against the requirement, §13.2),
-    /// with the armies and Leaders still on the map as a smaller term.
+    /// with smaller terms for what decides the next turns: the armies and Leaders still on the
+    /// map; the supplies each side's armies stand on (an Activation costs Food, a battle War,
+    /// §7.1-§8.2); the Support Marker's moves the next Turn End makes as things stand (the Crown
+    /// in Philadelphia, Patriots in Quebec, §11.0); and how far the Patriot's armies are from
+    /// the Victory Cities the Crown holds (a City is taken back by an Attack from an adjacent
+    /// area, §7.3).
     fn evaluate(&self, s: &State, side: Side) -> Option<f32> {
         let d = self.data();
         let span = (d.treaty - d.support_start).max(1) as f32;
@@ -57,7 +88,31 @@ impl Knowledge for SupplyLines {
         let cities = victory::crown_cities(d, s) as f32 / victory::required(d, s).max(1) as f32;
         let men = s.units_of(SideId::PATRIOT) as f32 - s.units_of(SideId::CROWN) as f32;
         let leaders = s.leaders_of(SideId::PATRIOT) as f32 - s.leaders_of(SideId::CROWN) as f32;
-        let patriot = 3.0 * support - 2.5 * (cities - 0.6) + 0.05 * men + 0.3 * leaders;
+        let mut cubes = 0i32;
+        for x in &s.areas {
+            if x.held_by(SideId::PATRIOT) {
+                cubes += x.cubes() as i32;
+            } else if x.held_by(SideId::CROWN) {
+                cubes -= x.cubes() as i32;
+            }
+        }
+        let mut pending = 0.0;
+        if s.area(d.philadelphia).held_by(SideId::CROWN) {
+            pending -= 1.0;
+        }
+        if s.area(d.quebec).held_by(SideId::PATRIOT) {
+            pending += 1.0;
+        }
+        let patriots = s.held(SideId::PATRIOT);
+        let distance: u32 = supply::each(d.victory)
+            .filter(|&c| s.area(c).held_by(SideId::CROWN))
+            .map(|c| land_distance(d, c, patriots))
+            .sum();
+        let patriot = 3.0 * (support + pending / span) - 2.5 * (cities - 0.6)
+            + 0.05 * men
+            + 0.3 * leaders
+            + 0.03 * cubes as f32
+            - 0.04 * distance as f32;
         let x = if side == SideId::PATRIOT.0 {
             patriot
         } else {
@@ -83,9 +138,22 @@ impl Knowledge for SupplyLines {
     /// every step of it counts, and it always ends (rulings S5).
     ///
     /// §13.4: no bot concedes (rulings S15); the concession stays a player's choice.
+    ///
+    /// §7.5: digging in costs a Food and a War and pins the army for the rest of the turn, and
+    /// it only pays against an Attack, which comes from an adjacent enemy army (§7.3). Bots
+    /// weigh it only where an enemy army stands in an adjacent area (for a port, the Sea Box
+    /// counts); an army threatened later in the turn can still dig in when the enemy arrives.
+    /// Without this the search, which does not value supplies, dug in dozens of times a game
+    /// far from any enemy (docs/performance.md, the ladder's step 7).
     fn prune(&self, s: &State, actions: &mut Vec<Action>) {
         actions.retain(|&a| a != Action::Concede);
         let d = self.data();
+        if let Phase::Impulse { side, .. } = s.phase {
+            let enemy = s.held(side.other());
+            actions.retain(
+                |&a| !matches!(a, Action::Activate(x, Order::DigIn) if d.adjacent(x) & enemy == 0),
+            );
+        }
         let (side, pick) = match s.phase {
             Phase::Supply { side, pick }
             | Phase::Impulse { side, pick, .. }

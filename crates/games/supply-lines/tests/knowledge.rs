@@ -224,3 +224,101 @@ fn rule_13_4_bench_play_outs_never_end_by_concession() {
     let r = random_games(&g, SCENARIO, &Options::new(), 20, 0).unwrap();
     assert!(r.decisions > 2_000, "{} decisions", r.decisions);
 }
+
+/// §7.5 with §7.3: a Dig-In only pays against an Attack, which only an adjacent enemy army can
+/// make, so the bots weigh it only with an enemy army next door (the Sea Box counting for a
+/// port); the player is still offered it everywhere the rules allow.
+#[test]
+fn rule_7_5_bots_weigh_digging_in_only_with_an_enemy_army_adjacent() {
+    let g = game();
+    let weighed = |s: &State| {
+        let mut legal = Vec::new();
+        g.legal_actions(s, &mut legal);
+        let mut w = legal.clone();
+        g.prune(s, &mut w);
+        assert!(w.iter().all(|a| legal.contains(a)));
+        (legal, w)
+    };
+    let dig = |s: &State, id: &str| action(&g, s, &format!("dig-in {id}"));
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "albany", P, 3, 1, 2, 2);
+    let (legal, w) = weighed(&s);
+    let albany = dig(&s, "albany");
+    assert!(legal.contains(&albany), "the rules offer the Dig-In");
+    assert!(!w.contains(&albany), "no enemy near: not weighed");
+    assert!(
+        w.iter().any(|a| matches!(a, Action::Activate(..))),
+        "the army's other orders stay"
+    );
+    // A Crown army one line away (Saratoga touches Albany): now it is weighed.
+    put(&g, &mut s, "saratoga", C, 2, 1, 0, 0);
+    let (_, w) = weighed(&s);
+    assert!(w.contains(&albany));
+    // A Crown army two areas away (Fort Edward, beyond Saratoga) is no threat this impulse.
+    put(&g, &mut s, "saratoga", C, 0, 0, 0, 0);
+    put(&g, &mut s, "fort-edward", C, 2, 1, 0, 0);
+    let (_, w) = weighed(&s);
+    assert!(!w.contains(&albany));
+    // A Patriot port with Crown Units in the Sea Box: the Sea Box touches every port (§2.1).
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "new-york", P, 2, 1, 2, 2);
+    let ny = dig(&s, "new-york");
+    assert!(!weighed(&s).1.contains(&ny));
+    let sea = g.data().sea;
+    let x = s.area_mut(sea);
+    x.side = Some(C);
+    x.units = 2;
+    assert!(weighed(&s).1.contains(&ny));
+}
+
+/// The bots' evaluation for the Patriot, in (0, 1).
+fn patriot_value(g: &muster_supply_lines::SupplyLines, s: &State) -> f32 {
+    let v = g.evaluate(s, SideId::PATRIOT.0).expect("an estimate");
+    assert!(v > 0.0 && v < 1.0);
+    v
+}
+
+/// §11.0: the Crown holding Philadelphia at a Turn End moves the Support Marker back, so the
+/// evaluation counts that move before it is made: the same Crown army in Philadelphia is
+/// worse for the Patriot than in Baltimore, another Victory City, with no Patriot army near
+/// either.
+#[test]
+fn rule_11_0_the_evaluation_counts_the_turn_ends_support_move_for_philadelphia() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "york", P, 0, 0, 0, 0);
+    put(&g, &mut s, "kennebec", P, 1, 1, 0, 0);
+    let mut phila = s.clone();
+    put(&g, &mut phila, "philadelphia", C, 3, 1, 0, 0);
+    let mut balt = s.clone();
+    put(&g, &mut balt, "baltimore", C, 3, 1, 0, 0);
+    assert!(patriot_value(&g, &phila) < patriot_value(&g, &balt));
+    // The Crown's view is the complement.
+    let crown = g.evaluate(&phila, SideId::CROWN.0).unwrap();
+    assert!((crown + patriot_value(&g, &phila) - 1.0).abs() < 1e-5);
+}
+
+/// §7.3: a Victory City is taken back by an Attack from an adjacent area, so a Patriot army
+/// next to a Crown-held Victory City is valued above the same army far from it; and the
+/// supplies an army stands on (Food to move, War to fight, §7.1, §8.2) count for its side.
+#[test]
+fn rule_7_3_the_evaluation_values_patriot_armies_near_crown_cities_and_their_supplies() {
+    let g = game();
+    let mut s = blank(&g, P);
+    keep_leaders(&g, &mut s);
+    put(&g, &mut s, "boston", C, 3, 1, 0, 0);
+    let mut near = s.clone();
+    put(&g, &mut near, "roxbury", P, 4, 1, 0, 0);
+    let mut far = s.clone();
+    put(&g, &mut far, "hartford", P, 4, 1, 0, 0);
+    assert!(patriot_value(&g, &near) > patriot_value(&g, &far));
+    let mut supplied = near.clone();
+    put(&g, &mut supplied, "roxbury", P, 4, 1, 2, 1);
+    assert!(patriot_value(&g, &supplied) > patriot_value(&g, &near));
+    let mut crown_supplied = near.clone();
+    put(&g, &mut crown_supplied, "boston", C, 3, 1, 2, 1);
+    assert!(patriot_value(&g, &crown_supplied) < patriot_value(&g, &near));
+}
