@@ -4,7 +4,7 @@ use crate::SupplyLines;
 use crate::action::Action;
 use crate::data::Data;
 use crate::state::{Order, Phase, SideId, State};
-use crate::{supply, victory};
+use crate::{supply, turn_end, victory};
 use muster_core::{Knowledge, Side};
 
 /// How much an area wants supplies, for the bots' supply moves: an army's Units need Food to
@@ -96,13 +96,8 @@ impl Knowledge for SupplyLines {
                 cubes -= x.cubes() as i32;
             }
         }
-        let mut pending = 0.0;
-        if s.area(d.philadelphia).held_by(SideId::CROWN) {
-            pending -= 1.0;
-        }
-        if s.area(d.quebec).held_by(SideId::PATRIOT) {
-            pending += 1.0;
-        }
+        let (advance, regress) = turn_end::support_changes(d, s);
+        let pending = f32::from(u8::from(advance)) - f32::from(u8::from(regress));
         let patriots = s.held(SideId::PATRIOT);
         let distance: u32 = supply::each(d.victory)
             .filter(|&c| s.area(c).held_by(SideId::CROWN))

@@ -9,6 +9,15 @@ use crate::state::{Phase, SideId, State};
 use crate::supply::each;
 use crate::{support, victory};
 
+/// §11.0: the Turn End's support changes as the map stands now: (the Patriot holds Quebec, so
+/// the marker advances; the Crown holds Philadelphia, so it moves back).
+pub fn support_changes(d: &Data, s: &State) -> (bool, bool) {
+    (
+        s.area(d.quebec).held_by(SideId::PATRIOT),
+        s.area(d.philadelphia).held_by(SideId::CROWN),
+    )
+}
+
 /// Runs the Turn End Phase up to the third Leader's placement (§9.0 order).
 pub fn begin(d: &Data, s: &mut State, ev: &mut Vec<Event>) {
     // §9.0, §13.2: the Crown checks for victory first.
@@ -17,10 +26,11 @@ pub fn begin(d: &Data, s: &mut State, ev: &mut Vec<Event>) {
         return;
     }
     // §11.0: support changes of the Turn End Phase (rulings S10 puts them here).
-    if s.area(d.quebec).held_by(SideId::PATRIOT) {
+    let (quebec, philadelphia) = support_changes(d, s);
+    if quebec {
         support::advance(d, s, "the Patriot holds Quebec at Turn End", "11.0", ev);
     }
-    if s.area(d.philadelphia).held_by(SideId::CROWN) {
+    if philadelphia {
         support::regress(d, s, "the Crown holds Philadelphia at Turn End", "11.0", ev);
     }
     if s.ended.is_some() {
