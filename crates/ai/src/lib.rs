@@ -192,11 +192,9 @@ pub(crate) fn candidates<G: Knowledge>(game: &G, state: &G::State, out: &mut Vec
     }
 }
 
-/// Playouts per action for the greedy bot.
-const GREEDY_SAMPLES: u32 = 6;
-
-/// Greedy one-ply bot: every legal action is tried on a few determinizations and judged by a
-/// short playout (with the game's evaluation, when it has one); the best mean wins.
+/// Greedy one-ply bot: every legal action is tried on a few determinizations (the game's
+/// [`Knowledge::greedy_samples`]) and judged by a short playout (with the game's evaluation,
+/// when it has one); the best mean wins.
 pub fn greedy_action<G: Knowledge>(game: &G, state: &G::State, seed: u64) -> Option<G::Action> {
     let me = game.to_act(state)?;
     let mut legal = Vec::new();
@@ -207,9 +205,10 @@ pub fn greedy_action<G: Knowledge>(game: &G, state: &G::State, seed: u64) -> Opt
     let mut dice = Dice::from_seed(seed);
     let mut best = (f32::NEG_INFINITY, legal[0]);
     let mut scratch = Vec::new();
+    let samples = game.greedy_samples().max(1);
     for &a in &legal {
         let mut total = 0.0;
-        for _ in 0..GREEDY_SAMPLES {
+        for _ in 0..samples {
             let mut s = state.clone();
             game.determinize(&mut s, me, &mut mcts::DiceRng(&mut dice));
             if game.apply(&mut s, me, a).is_err() {

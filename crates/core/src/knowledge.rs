@@ -28,4 +28,13 @@ pub trait Knowledge: Game {
     fn playout_depth(&self) -> u32 {
         u32::MAX
     }
+
+    /// How many playouts the greedy `easy` bot runs for each action it weighs, one per
+    /// determinization, judging the action by their mean. Six by default; a game whose
+    /// decisions come in small steps (a unit's move one region at a time), where six noisy
+    /// playouts barely tell the steps apart, can ask for more (docs/performance.md, the
+    /// ladder's step 8).
+    fn greedy_samples(&self) -> u32 {
+        6
+    }
 }

@@ -84,6 +84,14 @@ impl Knowledge for Battles {
         24
     }
 
+    /// A move or an attack is chosen one unit and one hex at a time, and with six playouts
+    /// a step the greedy `easy` bot could not tell the steps apart: it lost Oriskany's
+    /// British side to random play in more than half its games. Sixteen (docs/performance.md, the
+    /// ladder's step 8).
+    fn greedy_samples(&self) -> u32 {
+        16
+    }
+
     /// Free set-up (§12): bots weigh only hexes within [`SETUP_REACH`] of an enemy unit
     /// already on the map (when there are any), instead of every legal hex of the board.
     fn prune(&self, s: &State, actions: &mut Vec<Action>) {

@@ -114,4 +114,11 @@ impl Knowledge for Concord {
     fn playout_depth(&self) -> u32 {
         30
     }
+
+    /// A march is chosen one unit and one region at a time (6.4), and with six playouts a
+    /// step the greedy `easy` British marched back and forth out of Boston and lost to random
+    /// play four games in five. Sixteen (docs/performance.md, the ladder's step 8).
+    fn greedy_samples(&self) -> u32 {
+        16
+    }
 }
