@@ -90,18 +90,18 @@ impl Level {
 
     /// The fixed rating of this level on the Glicko-2 scale (1500 = an average new player),
     /// against which games with a bot are rated in the separate bots pool (issue 16 §6).
-    /// Measured by the ladder (issue 18, docs/performance.md, "Step 4"): `random` anchored at
-    /// 1000 ([`ladder::RANDOM_RATING`]), each level above it by the rating gap its pooled score
-    /// against the level below implies over every scenario measured: `easy` over `random`
-    /// 129/152 (+300), `medium` over `easy` 136/176 (+213), `hard` (30,000 iterations) over
-    /// `medium` 55/80 (+137, Freeman's Farm, Oriskany and Bunker Hill's two
-    /// solitaire scenarios), rounded to tens.
+    /// Measured by the ladder (issue 18, docs/performance.md, "Step 4" and "Step 8"): `random`
+    /// anchored at 1000 ([`ladder::RANDOM_RATING`]), each level above it by the rating gap its
+    /// pooled score against the level below implies over every scenario measured: `easy` over
+    /// `random` 516/576 (+374, all nine scenarios, step 8), `medium` over `easy` 431/592 (+171,
+    /// all nine, step 8), `hard` (30,000 iterations) over `medium` 55/80 (+137, Freeman's Farm,
+    /// Oriskany and Bunker Hill's two solitaire scenarios, step 4), rounded to tens.
     pub fn rating(self) -> f64 {
         match self {
             Level::Random => 1000.0,
-            Level::Easy => 1300.0,
-            Level::Medium => 1510.0,
-            Level::Hard => 1650.0,
+            Level::Easy => 1370.0,
+            Level::Medium => 1540.0,
+            Level::Hard => 1680.0,
         }
     }
 
