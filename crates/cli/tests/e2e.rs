@@ -1489,6 +1489,40 @@ async fn the_new_game_form_offers_only_what_the_scenario_allows() {
         if level != "medium" {
             return Err(format!("the bot's level defaults to {level:?}"));
         }
+        // Each level's fixed rating shows in the closed menu, whole, at laptop and phone width,
+        // and the line under it gives the chosen level's description and rating (issue 18).
+        let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+        for (size, (w, h)) in [("laptop", (1366, 768)), ("phone", (390, 844))] {
+            page.execute(SetDeviceMetricsOverrideParams::new(w, h, if w < 500 { 2.0 } else { 1.0 }, w < 500))
+                .await
+                .map_err(|e| format!("{size} emulation: {e}"))?;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            for l in muster_ai::LEVELS {
+                select(&page, "#new-game-level", l.id()).await?;
+                let seen: Value = eval(&page, LEVEL_SHOWN).await?;
+                let rating = format!("rated {}", l.rating().round());
+                let closed = seen["closed"].as_str().unwrap_or("");
+                let hint = seen["hint"].as_str().unwrap_or("");
+                if !closed.contains(&rating) {
+                    return Err(format!("{size}: the closed menu reads {closed:?} for {}, without {rating:?}", l.id()));
+                }
+                if seen["fits"] != json!(true) {
+                    return Err(format!("{size}: the closed menu cuts {closed:?} short: {seen}"));
+                }
+                let described = &l.description()[1..];
+                if !hint.contains(described) || !hint.contains(&format!("{}", l.rating().round())) {
+                    return Err(format!("{size}: the line under the menu reads {hint:?} for {}", l.id()));
+                }
+                if seen["rated_hint_below"] != json!(true) || seen["overflow"].as_f64().unwrap_or(0.0) > 1.0 {
+                    return Err(format!("{size}: the Rated game hint shares its label's line or the form is wider than the screen: {seen}"));
+                }
+            }
+            select(&page, "#new-game-level", "medium").await?;
+            screenshot(&page, &shots.join(format!("new-game-{size}.png"))).await?;
+        }
+        page.execute(SetDeviceMetricsOverrideParams::new(WIDTH as i64, HEIGHT as i64, 1.0, false))
+            .await
+            .map_err(|e| format!("laptop emulation: {e}"))?;
         // The storm option belongs to Oriskany alone.
         select(&page, "#new-game-game", "battles").await?;
         let storm = r##"!!document.querySelector("select[data-option='storm']")"##;
@@ -1527,6 +1561,30 @@ async fn the_new_game_form_offers_only_what_the_scenario_allows() {
     .await;
     r.unwrap();
 }
+
+/// What the new-game form shows of the chosen level: the closed menu's text and whether the
+/// menu is wide enough for it (the text measured in the menu's own font, less its padding and
+/// arrow), the line under the menu, whether the Rated game hint starts below its checkbox's
+/// label, and how much wider than the screen the page is.
+const LEVEL_SHOWN: &str = r##"(() => {
+  const sel = document.querySelector("#new-game-level");
+  const closed = sel.options[sel.selectedIndex].text;
+  const cs = getComputedStyle(sel);
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+  const label = document.querySelector("#new-game-rated").closest("label").getBoundingClientRect();
+  const ratedHint = document.querySelector("#new-game-rated-hint").getBoundingClientRect();
+  return {
+    closed,
+    text_px: ctx.measureText(closed).width,
+    room_px: room,
+    fits: ctx.measureText(closed).width <= room,
+    hint: document.querySelector("#new-game-level-hint").textContent,
+    rated_hint_below: ratedHint.top >= label.bottom - 1,
+    overflow: document.documentElement.scrollWidth - window.innerWidth,
+  };
+})()"##;
 
 /// Every roll in the page's log shows the faces rolled (issue 17), as dice glyphs; at least
 /// `min` rolls are there. Answers how many.

@@ -853,7 +853,17 @@ async function newGamePage() {
   const scenarioHelp = h("p", { class: "hint" });
   const optionsBox = h("div", { class: "options" });
   const sideSel = h("select", { name: "side", id: "new-game-side" });
-  const levelSel = h("select", { name: "level", id: "new-game-level" }, levels.map((l) => h("option", { value: l.id, title: l.description }, `${titleCase(l.id)} — ${l.description}${l.rating ? ` (rated ${Math.round(l.rating)})` : ""}`)));
+  // A level's name and fixed rating (issue 18) fit the closed menu at any width; its
+  // description, which would not, is the line under it.
+  const levelText = (l) => `${titleCase(l.id)}${l.rating ? ` · rated ${Math.round(l.rating)}` : ""}`;
+  const levelSel = h("select", { name: "level", id: "new-game-level" }, levels.map((l) => h("option", { value: l.id, title: l.description }, levelText(l))));
+  const levelHint = h("p", { class: "hint level-hint", id: "new-game-level-hint" });
+  const showLevel = () => {
+    const l = levels.find((x) => x.id === levelSel.value);
+    const what = l ? `${l.description.charAt(0).toUpperCase()}${l.description.slice(1)}.` : "";
+    levelHint.textContent = l && l.rating ? `${what} Fixed rating ${Math.round(l.rating)}, measured by the bots' ladder.` : what;
+  };
+  levelSel.addEventListener("change", showLevel);
   const oppBot = h("input", { type: "radio", name: "opponent", value: "bot", id: "opp-bot", checked: true });
   const oppHuman = h("input", { type: "radio", name: "opponent", value: "human", id: "opp-human" });
   const oppSelf = h("input", { type: "radio", name: "opponent", value: "self", id: "opp-self" });
@@ -861,7 +871,7 @@ async function newGamePage() {
   const submit = h("button", { type: "submit", class: "primary", id: "new-game-submit" }, "Start the game");
   // Rated (issue 16 §6): on by default; a hot-seat game is never rated.
   const ratedBox = h("input", { type: "checkbox", id: "new-game-rated", checked: saved.rated !== false });
-  const ratedHint = h("span", { class: "hint", id: "new-game-rated-hint" });
+  const ratedHint = h("p", { class: "hint", id: "new-game-rated-hint" });
   // Time control (issue 16 §2): none, a pace (days per move) or a clock (time and increment).
   const timeKind = h("select", { name: "time", id: "new-game-time" }, h("option", { value: "none" }, "None"), h("option", { value: "pace" }, "A pace: each move within some days"), h("option", { value: "clock" }, "A clock with an increment"));
   const paceDays = h("input", { type: "number", id: "new-game-pace-days", min: 1, max: 60, value: 3 });
@@ -890,6 +900,7 @@ async function newGamePage() {
   // The default opponent is a real player's level, not the random mover.
   const defaultLevel = levels.some((l) => l.id === "medium") ? "medium" : levels.length ? levels[Math.floor(levels.length / 2)].id : "";
   levelSel.value = saved.level && levels.some((l) => l.id === saved.level) ? saved.level : defaultLevel;
+  showLevel();
   if (saved.opponent === "human") oppHuman.checked = true;
   if (saved.opponent === "self") oppSelf.checked = true;
 
@@ -934,6 +945,7 @@ async function newGamePage() {
   };
   const toggleLevel = () => {
     levelSel.disabled = !oppBot.checked;
+    levelHint.hidden = !oppBot.checked;
     ratedBox.disabled = oppSelf.checked;
     ratedHint.textContent = oppSelf.checked
       ? "A hot-seat game is never rated."
@@ -993,6 +1005,7 @@ async function newGamePage() {
       h("legend", {}, "Opponent"),
       h("label", { class: "inline" }, oppBot, " The computer"),
       levelSel,
+      levelHint,
       h("label", { class: "inline" }, oppHuman, " A friend (you get an invite link to send)"),
       h("label", { class: "inline" }, oppSelf, " Play both sides yourself (hot-seat)"),
     ),
