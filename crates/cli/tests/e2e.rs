@@ -1513,8 +1513,11 @@ async fn the_new_game_form_offers_only_what_the_scenario_allows() {
                 if !hint.contains(described) || !hint.contains(&format!("{}", l.rating().round())) {
                     return Err(format!("{size}: the line under the menu reads {hint:?} for {}", l.id()));
                 }
-                if seen["rated_hint_below"] != json!(true) || seen["overflow"].as_f64().unwrap_or(0.0) > 1.0 {
-                    return Err(format!("{size}: the Rated game hint shares its label's line or the form is wider than the screen: {seen}"));
+                if seen["rated_hint_below"] != json!(true)
+                    || seen["topbar_one_line"] != json!(true)
+                    || seen["overflow"].as_f64().unwrap_or(0.0) > 1.0
+                {
+                    return Err(format!("{size}: the Rated game hint shares its label's line, the top bar wraps or the form is wider than the screen: {seen}"));
                 }
             }
             select(&page, "#new-game-level", "medium").await?;
@@ -1565,7 +1568,8 @@ async fn the_new_game_form_offers_only_what_the_scenario_allows() {
 /// What the new-game form shows of the chosen level: the closed menu's text and whether the
 /// menu is wide enough for it (the text measured in the menu's own font, less its padding and
 /// arrow), the line under the menu, whether the Rated game hint starts below its checkbox's
-/// label, and how much wider than the screen the page is.
+/// label, how much wider than the screen the page is, and whether the top bar's links stay on
+/// one line.
 const LEVEL_SHOWN: &str = r##"(() => {
   const sel = document.querySelector("#new-game-level");
   const closed = sel.options[sel.selectedIndex].text;
@@ -1583,6 +1587,11 @@ const LEVEL_SHOWN: &str = r##"(() => {
     hint: document.querySelector("#new-game-level-hint").textContent,
     rated_hint_below: ratedHint.top >= label.bottom - 1,
     overflow: document.documentElement.scrollWidth - window.innerWidth,
+    topbar_one_line: (() => {
+      const bar = document.querySelector("#topbar");
+      const hs = [...document.querySelectorAll("#nav a")].map((a) => a.getBoundingClientRect().height);
+      return bar.scrollHeight <= bar.clientHeight + 1 && Math.max(...hs) - Math.min(...hs) < 2;
+    })(),
   };
 })()"##;
 
