@@ -186,19 +186,48 @@ enum Command {
     },
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// Who plays the other side in the terminal.
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Opponent {
-    /// Both sides play at this terminal (hot-seat).
     Human,
-    /// Any legal action at random.
     Random,
-    /// One-ply look-ahead bot.
     Easy,
-    /// Tree search, 1,000 iterations a decision (the server's medium also stops at 0.2 s).
     Medium,
-    /// Deep tree search on one thread, 30,000 iterations a decision (the server's hard also
-    /// stops at 1 s).
     Hard,
+}
+
+/// The choices of `play --vs`, each bot with its fixed rating from the ladder (issue 18).
+impl ValueEnum for Opponent {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            Opponent::Human,
+            Opponent::Random,
+            Opponent::Easy,
+            Opponent::Medium,
+            Opponent::Hard,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let (name, what) = match self {
+            Opponent::Human => ("human", "Both sides play at this terminal (hot-seat)"),
+            Opponent::Random => ("random", "Any legal action at random"),
+            Opponent::Easy => ("easy", "One-ply look-ahead bot"),
+            Opponent::Medium => (
+                "medium",
+                "Tree search, 1,000 iterations a decision (the server's medium also stops at 0.2 s)",
+            ),
+            Opponent::Hard => (
+                "hard",
+                "Deep tree search on one thread, 30,000 iterations a decision (the server's hard also stops at 1 s)",
+            ),
+        };
+        let help = match self.level() {
+            Some(l) => format!("{what}; rated {}", l.rating().round()),
+            None => what.to_string(),
+        };
+        Some(clap::builder::PossibleValue::new(name).help(help))
+    }
 }
 
 impl Opponent {

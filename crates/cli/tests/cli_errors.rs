@@ -464,3 +464,25 @@ fn sim_refuses_json_with_csv() {
     let help = stdout(&muster(&["sim", "--help"]));
     assert!(help.contains("not with --csv"), "{help}");
 }
+
+/// `muster play --help` names each bot's fixed rating beside what it does (issue 18), from the
+/// same figures the server's new-game form shows; an unknown opponent is refused with the list.
+#[test]
+fn play_help_gives_each_bot_level_its_fixed_rating() {
+    let help = stdout(&muster(&["play", "--help"]));
+    for l in muster_ai::LEVELS {
+        let line = help
+            .lines()
+            .find(|x| x.trim_start().starts_with(&format!("- {}:", l.id())))
+            .unwrap_or_else(|| panic!("no line for {} in {help}", l.id()));
+        assert!(
+            line.contains(&format!("rated {}", l.rating().round())),
+            "{line}"
+        );
+    }
+    let human = help.lines().find(|x| x.contains("- human:")).unwrap();
+    assert!(!human.contains("rated"), "{human}");
+    let out = muster(&["play", "battles", "--vs", "expert"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("medium"), "{}", stderr(&out));
+}
