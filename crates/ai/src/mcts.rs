@@ -72,6 +72,10 @@ struct Node<A> {
     value: f64,
     /// Sum of their squares.
     squares: f64,
+    /// Where `action` stood in the node's legal list when last found there: a hint that makes
+    /// matching the children against a determinization's legal actions about one comparison a
+    /// child, since the list is mostly the same from one determinization to the next.
+    slot: u16,
 }
 
 /// The smallest standard deviation of the rewards below a node that selection scales its
@@ -165,11 +169,14 @@ fn grow<G: Knowledge>(
             available: 0,
             value: 0.0,
             squares: 0.0,
+            slot: 0,
         });
     }
     let mut legal = Vec::with_capacity(64);
     let mut path: Vec<u32> = Vec::with_capacity(64);
-    let mut untried: Vec<G::Action> = Vec::with_capacity(64);
+    let mut untried: Vec<usize> = Vec::with_capacity(64);
+    let mut matched: Vec<bool> = Vec::with_capacity(64);
+    let mut live: Vec<u32> = Vec::with_capacity(64);
     let depth = game.playout_depth();
     let mut done = 0u64;
     loop {
@@ -200,18 +207,37 @@ fn grow<G: Knowledge>(
             if legal.is_empty() {
                 break;
             }
-            untried.clear();
-            {
-                let children = &nodes[node as usize].children;
-                untried.extend(legal.iter().copied().filter(|a| {
-                    !children
-                        .iter()
-                        .any(|&c| nodes[c as usize].action == Some(*a))
-                }));
+            // Match the children against this determinization's legal actions once: `live`
+            // holds the children whose action is legal here (in the children's order),
+            // `untried` the legal actions no child has yet (in the legal order). Legal actions
+            // are distinct (the test kit checks it), so one match a child is all there is.
+            matched.clear();
+            matched.resize(legal.len(), false);
+            live.clear();
+            for k in 0..nodes[node as usize].children.len() {
+                let c = nodes[node as usize].children[k];
+                let child = &mut nodes[c as usize];
+                let Some(a) = child.action else { continue };
+                let hint = child.slot as usize;
+                let at = if legal.get(hint) == Some(&a) {
+                    Some(hint)
+                } else {
+                    legal.iter().position(|&x| x == a)
+                };
+                if let Some(i) = at {
+                    child.slot = u16::try_from(i).unwrap_or(u16::MAX);
+                    matched[i] = true;
+                    live.push(c);
+                }
             }
+            untried.clear();
+            untried.extend((0..legal.len()).filter(|&i| !matched[i]));
             if !untried.is_empty() {
-                let a = untried[dice.below(untried.len() as u32) as usize];
-                // Every child available now counts one more availability.
+                let at = untried[dice.below(untried.len() as u32) as usize];
+                let a = legal[at];
+                let a_slot = u16::try_from(at).unwrap_or(u16::MAX);
+                // Every child counts one more availability (as before the matching above: all
+                // children, not only the live ones).
                 for i in 0..nodes[node as usize].children.len() {
                     let c = nodes[node as usize].children[i] as usize;
                     nodes[c].available += 1;
@@ -228,6 +254,7 @@ fn grow<G: Knowledge>(
                     available: 1,
                     value: 0.0,
                     squares: 0.0,
+                    slot: a_slot,
                 });
                 nodes[node as usize].children.push(id);
                 path.push(id);
@@ -236,9 +263,9 @@ fn grow<G: Knowledge>(
             // UCT among the children whose action is legal in this determinization, its
             // exploration scaled to the spread of their rewards (see [`MIN_SIGMA`]).
             let (mut n, mut sum, mut squares) = (0u32, 0f64, 0f64);
-            for &c in &nodes[node as usize].children {
+            for &c in &live {
                 let child = &nodes[c as usize];
-                if child.visits > 0 && child.action.is_some_and(|a| legal.contains(&a)) {
+                if child.visits > 0 {
                     n += child.visits;
                     sum += child.value;
                     squares += child.squares;
@@ -254,13 +281,8 @@ fn grow<G: Knowledge>(
                 (sigma.clamp(MIN_SIGMA, WIN_LOSS_SIGMA) / WIN_LOSS_SIGMA) as f32 * exploration;
             let mut best = u32::MAX;
             let mut best_score = f32::NEG_INFINITY;
-            for i in 0..nodes[node as usize].children.len() {
-                let c = nodes[node as usize].children[i];
+            for &c in &live {
                 let child = &mut nodes[c as usize];
-                let Some(a) = child.action else { continue };
-                if !legal.contains(&a) {
-                    continue;
-                }
                 child.available += 1;
                 let mean = (child.value / child.visits.max(1) as f64) as f32;
                 let score = mean
@@ -400,6 +422,7 @@ fn advance<G: Game>(
         available: n.available,
         value: n.value,
         squares: n.squares,
+        slot: n.slot,
     };
     let mut out = vec![copy(&nodes[child as usize])];
     out[0].action = None;

@@ -515,6 +515,15 @@ fn check_match(game: &dyn DynGame, m: &dyn Match, when: &str) -> Result<(), Stri
             }
         }
     }
+    // Each legal action is listed once (the search bots match their tree's children against
+    // this list and rely on it; a player offered one action twice could not tell them apart).
+    let mut seen = BTreeSet::new();
+    if let Some(twice) = legal.iter().find(|e| !seen.insert(e.action.as_str())) {
+        return Err(format!(
+            "{when}: the legal action {} is listed twice",
+            twice.action
+        ));
+    }
     let mut viewers: Vec<Option<&str>> = m.info().sides.iter().map(|s| Some(s.as_str())).collect();
     viewers.push(None);
     for v in viewers {

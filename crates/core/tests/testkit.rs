@@ -1,7 +1,7 @@
 //! The test kit itself (issue 15): on a sound toy game it finds nothing, and on toy games with
 //! planted bugs (a panic on a loaded number, a side left with no legal action, a state that
-//! does not round-trip) it reports them with the mutation that found them. Also: a state that
-//! cannot be written as JSON is an internal error, never a null state.
+//! does not round-trip, an action listed twice) it reports them with the mutation that found
+//! them. Also: a state that cannot be written as JSON is an internal error, never a null state.
 
 use muster_core::game::{GameInfo, IllegalAction, LogEntry, Prompt, ScenarioInfo};
 use muster_core::registry::{DynGame, Entry, Match};
@@ -21,6 +21,8 @@ enum Bug {
     NoActionAccepted,
     /// The state carries a map with non-string keys once the pile is 13: not writable as JSON.
     Unwritable,
+    /// `legal_actions` lists "take 1" twice once the pile is under 10.
+    ListedTwice,
 }
 
 struct Nim {
@@ -106,6 +108,9 @@ impl Game for Nim {
             let _ = table[s.pile as usize];
         }
         out.extend((1..=3).filter(|&n| n as u32 <= s.pile));
+        if self.bug == Bug::ListedTwice && s.pile < 10 {
+            out.push(1);
+        }
     }
     fn apply(&self, s: &mut State, side: Side, a: u8) -> Result<Vec<String>, IllegalAction> {
         let mut legal = Vec::new();
@@ -204,6 +209,25 @@ fn a_side_left_with_no_legal_action_is_reported() {
             .iter()
             .any(|f| f.problem.contains("no legal action")),
         "{r}"
+    );
+}
+
+#[test]
+fn an_action_listed_twice_among_the_legal_ones_is_reported() {
+    let r = fuzz(&Entry(Arc::new(Nim::new(Bug::ListedTwice))), &cfg());
+    assert!(
+        r.failures.iter().any(|f| f
+            .problem
+            .contains("the legal action take 1 is listed twice")),
+        "{r}"
+    );
+    let sound = fuzz(&Entry(Arc::new(Nim::new(Bug::None))), &cfg());
+    assert!(
+        !sound
+            .failures
+            .iter()
+            .any(|f| f.problem.contains("listed twice")),
+        "{sound}"
     );
 }
 
