@@ -14,6 +14,7 @@ use crate::sim::{self, Effort, Rate, Seating, SimConfig};
 use crate::{Bots, Level, Pace};
 use muster_core::{Error, ErrorKind, Options, Registry};
 use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A rung passes with at least this win rate...
 pub const PASS_RATE: f64 = 0.65;
@@ -225,12 +226,33 @@ fn scenarios(registry: &Registry, config: &LadderConfig) -> Result<Vec<(String, 
     Ok(out)
 }
 
-/// Climbs the ladder; `progress` is told of every rung as it finishes.
+/// One game of a rung, as it finishes (games finish in any order when several are played at
+/// once): a rung of `hard` takes hours, and these let a run be followed, and its games so far
+/// be counted, before the rung's figures come.
+#[derive(Clone, Debug)]
+pub struct GameDone<'a> {
+    pub game: &'a str,
+    pub scenario: &'a str,
+    pub upper: Level,
+    pub lower: Level,
+    /// Games of the rung finished so far, this one included, and the rung's games.
+    pub done: usize,
+    pub of: usize,
+    /// This game: its seed, the side the upper level played, the winner.
+    pub result: &'a sim::GameResult,
+    /// The upper level's wins and the draws among the games finished so far.
+    pub upper_wins: u64,
+    pub draws: u64,
+}
+
+/// Climbs the ladder; `progress` is told of every rung as it finishes, `game_done` of every
+/// game.
 pub fn run(
     registry: &Registry,
     bots: &Bots,
     config: &LadderConfig,
     progress: &dyn Fn(&Rung),
+    game_done: &(dyn Fn(&GameDone) + Sync),
 ) -> Result<LadderReport, Error> {
     check(config)?;
     let pairs = scenarios(registry, config)?;
@@ -251,7 +273,24 @@ pub fn run(
                 pace: config.pace,
                 records: None,
             };
-            let r = sim::run(registry, bots, &sim_config, &|_| {})?;
+            let (wins_so_far, draws_so_far) = (AtomicU64::new(0), AtomicU64::new(0));
+            let r = sim::run(registry, bots, &sim_config, &|done, result| {
+                let upper_wins = wins_so_far.fetch_add(u64::from(result.a_won), Ordering::Relaxed)
+                    + u64::from(result.a_won);
+                let draw = u64::from(result.winner.is_none());
+                let draws = draws_so_far.fetch_add(draw, Ordering::Relaxed) + draw;
+                game_done(&GameDone {
+                    game,
+                    scenario,
+                    upper,
+                    lower,
+                    done,
+                    of: config.games_per_rung,
+                    result,
+                    upper_wins,
+                    draws,
+                });
+            })?;
             let wins = r.bots[0].wins.clone();
             let sides: Vec<String> = r.sides.iter().map(|x| x.side.clone()).collect();
             let by_side = by_side(&sides, &r.results);

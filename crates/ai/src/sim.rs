@@ -274,12 +274,13 @@ fn write_game(
     std::fs::write(&path, text).map_err(|e| io(e, &path))
 }
 
-/// Plays the study; `progress` is called with the number of finished games.
+/// Plays the study; `progress` is called as each game finishes, with the number finished so
+/// far and that game's result.
 pub fn run(
     registry: &Registry,
     bots: &Bots,
     config: &SimConfig,
-    progress: &(dyn Fn(usize) + Sync),
+    progress: &(dyn Fn(usize, &GameResult) + Sync),
 ) -> Result<SimReport, Error> {
     let info = registry.get(&config.game)?.info().clone();
     if !info.scenarios.iter().any(|s| s.id == config.scenario) {
@@ -315,7 +316,9 @@ pub fn run(
                     config.seed.wrapping_add(i as u64),
                     a_side,
                 );
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                if let Ok(result) = &r {
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, result);
+                }
                 r
             })
             .collect()

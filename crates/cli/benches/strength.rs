@@ -48,7 +48,8 @@ fn main() {
                         records: None,
                         pace: muster_ai::Pace::Iterations,
                     };
-                    let r = sim::run(&registry, &bots, &config, &|_| {}).expect("simulation runs");
+                    let r =
+                        sim::run(&registry, &bots, &config, &|_, _| {}).expect("simulation runs");
                     let w = &r.bots[0].wins;
                     println!(
                         "| {} | {} | {} | {} | {}/{} = {:.0}% | {:.0}–{:.0}% | {:.0} | {:.1} |",

@@ -999,7 +999,7 @@ fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?,
     );
     let bots = muster_cli::bots();
-    let report = sim::run(registry, &bots, &config, &|n| bar.set_position(n as u64))
+    let report = sim::run(registry, &bots, &config, &|n, _| bar.set_position(n as u64))
         .map_err(|e| e.message)?;
     bar.finish_and_clear();
     if let Some(path) = &args.svg {
@@ -1118,7 +1118,7 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
         },
     };
     let bots = muster_cli::bots();
-    let report = ladder::run(registry, &bots, &config, &|r| {
+    let rung_done = |r: &muster_ai::ladder::Rung| {
         eprintln!(
             "{} {}: {} vs {}: {}/{} ({}; side-adjusted {}; {:.1} s)",
             r.game,
@@ -1131,8 +1131,36 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
             even_cell(r.even.as_ref()),
             r.seconds
         )
-    })
-    .map_err(|e| e.message)?;
+    };
+    // A line a game, so that a long rung can be followed and its games so far counted.
+    let game_done = |g: &muster_ai::ladder::GameDone| {
+        let r = g.result;
+        let how = match (&r.winner, r.a_won) {
+            (None, _) => "drew".to_string(),
+            (Some(_), true) => "won".to_string(),
+            (Some(w), false) => format!("lost ({w} won)"),
+        };
+        eprintln!(
+            "  {} {}: {} vs {}, game {}/{} (seed {}): {} as {} {how}; {} {}/{} so far, {} drawn ({} decisions, {:.1} s)",
+            g.game,
+            g.scenario,
+            g.upper,
+            g.lower,
+            g.done,
+            g.of,
+            r.seed,
+            g.upper,
+            r.a_side,
+            g.upper,
+            g.upper_wins,
+            g.done,
+            g.draws,
+            r.decisions,
+            r.seconds
+        )
+    };
+    let report =
+        ladder::run(registry, &bots, &config, &rung_done, &game_done).map_err(|e| e.message)?;
     let ok = report.rungs.iter().all(|r| r.pass);
     if args.json {
         say!(

@@ -288,7 +288,7 @@ fn sim_records_replay_to_the_reported_result() {
         records: Some(dir.clone()),
         pace: muster_ai::Pace::Iterations,
     };
-    let report = sim::run(&registry, &bots, &config, &|_| {}).unwrap();
+    let report = sim::run(&registry, &bots, &config, &|_, _| {}).unwrap();
     for r in &report.results {
         let json = std::fs::read_to_string(dir.join(format!("game-{}.json", r.seed))).unwrap();
         let record: muster_core::Record = serde_json::from_str(&json).unwrap();
@@ -310,7 +310,7 @@ fn sim_records_replay_to_the_reported_result() {
         games: 1,
         ..config
     };
-    let err = sim::run(&registry, &bots, &config, &|_| {}).unwrap_err();
+    let err = sim::run(&registry, &bots, &config, &|_, _| {}).unwrap_err();
     assert!(err.message.contains("game-40.json"), "{}", err.message);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -333,11 +333,45 @@ fn the_ladder_plays_each_level_against_the_one_below_and_chains_the_ratings() {
         pace: muster_ai::Pace::Iterations,
     };
     let seen = std::sync::Mutex::new(0);
-    let report = ladder::run(&registry, &bots, &config, &|_| {
-        *seen.lock().unwrap() += 1;
-    })
+    let games = std::sync::Mutex::new(Vec::new());
+    let report = ladder::run(
+        &registry,
+        &bots,
+        &config,
+        &|_| {
+            *seen.lock().unwrap() += 1;
+        },
+        &|g| {
+            games.lock().unwrap().push((
+                g.game.to_string(),
+                g.scenario.to_string(),
+                g.upper,
+                g.done,
+                g.of,
+                g.result.seed,
+                g.result.a_won,
+                g.upper_wins,
+            ))
+        },
+    )
     .unwrap();
     assert_eq!(*seen.lock().unwrap(), 1, "told of the one rung");
+    // Told of each game as it finished: one game at a time, so in order, with the upper
+    // level's wins so far adding up to the rung's.
+    let games = games.into_inner().unwrap();
+    assert_eq!(games.len(), 2, "told of both games");
+    let mut wins = 0;
+    for (i, (game, scenario, upper, done, of, seed, won, so_far)) in games.iter().enumerate() {
+        assert_eq!((game.as_str(), scenario.as_str()), ("battles", "oriskany"));
+        assert_eq!((*upper, *done, *of), (Level::Easy, i + 1, 2));
+        assert_eq!(
+            *seed,
+            11 + i as u64,
+            "games are seeded from the ladder's seed up"
+        );
+        wins += u64::from(*won);
+        assert_eq!(*so_far, wins);
+    }
     assert_eq!(report.rungs.len(), 1);
     let rung = &report.rungs[0];
     assert_eq!((rung.upper, rung.lower), (Level::Easy, Level::Random));
@@ -366,9 +400,11 @@ fn the_ladder_plays_each_level_against_the_one_below_and_chains_the_ratings() {
         (Level::Easy, ladder::RANDOM_RATING + report.steps[0].gap)
     );
     // The same seed plays the same games.
-    let again = ladder::run(&registry, &bots, &config, &|_| {}).unwrap();
+    let again = ladder::run(&registry, &bots, &config, &|_| {}, &|_| {}).unwrap();
     assert_eq!(again.rungs[0].wins, rung.wins);
-    let refused = |c: LadderConfig| ladder::run(&registry, &bots, &c, &|_| {}).unwrap_err();
+    assert_eq!(again.rungs[0].wins.wins, games[1].7);
+    let refused =
+        |c: LadderConfig| ladder::run(&registry, &bots, &c, &|_| {}, &|_| {}).unwrap_err();
     let e = refused(LadderConfig {
         levels: vec![Level::Easy, Level::Random],
         ..config.clone()
