@@ -14,7 +14,7 @@ use crate::sim::{self, Effort, Rate, Seating, SimConfig};
 use crate::{Bots, Level, Pace};
 use muster_core::{Error, ErrorKind, Options, Registry};
 use serde::Serialize;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// A rung passes with at least this win rate...
 pub const PASS_RATE: f64 = 0.65;
@@ -273,12 +273,17 @@ pub fn run(
                 pace: config.pace,
                 records: None,
             };
-            let (wins_so_far, draws_so_far) = (AtomicU64::new(0), AtomicU64::new(0));
-            let r = sim::run(registry, bots, &sim_config, &|done, result| {
-                let upper_wins = wins_so_far.fetch_add(u64::from(result.a_won), Ordering::Relaxed)
-                    + u64::from(result.a_won);
-                let draw = u64::from(result.winner.is_none());
-                let draws = draws_so_far.fetch_add(draw, Ordering::Relaxed) + draw;
+            // Games finished, the upper level's wins and the draws, counted together so that
+            // each line reads one moment even with several games at once.
+            let so_far = Mutex::new((0usize, 0u64, 0u64));
+            let r = sim::run(registry, bots, &sim_config, &|_, result| {
+                let (done, upper_wins, draws) = {
+                    let mut n = so_far.lock().unwrap_or_else(|e| e.into_inner());
+                    n.0 += 1;
+                    n.1 += u64::from(result.a_won);
+                    n.2 += u64::from(result.winner.is_none());
+                    *n
+                };
                 game_done(&GameDone {
                     game,
                     scenario,
