@@ -6,9 +6,12 @@
 //! missed award while it is still possible), and, in the two-player game, weighs it by the
 //! British chance of still reaching Concord (11.0: without it the Patriots win outright),
 //! judged from the nearest unbroken Regular's distance against the turns left. The solitaire
-//! scenarios (15.2) score their objectives instead.
+//! scenarios (15.2) score their objectives instead, with the end-of-game attrition at its
+//! expected worth and the consolidation (2 VP to one side or the other) by the chance that the
+//! British still gather in one region.
 
 use super::Concord;
+use super::pieces::members;
 use super::state::*;
 use muster_core::{Knowledge, Side};
 
@@ -20,6 +23,8 @@ impl Concord {
     fn provisional_lead(&self, s: &State) -> f32 {
         let vp = self.data.vp;
         let mut halves = [s.vp.halves(PATRIOT) as i32, s.vp.halves(BRITISH) as i32];
+        // Expected end-of-game half points of the solitaire scenarios, in twelfths of a half.
+        let mut solitaire_twelfths = [0i32; 2];
         let solitaire = s.mode.solitaire();
         for (i, x) in s.units.iter().enumerate() {
             let Loc::At(_) = x.at else { continue };
@@ -29,15 +34,17 @@ impl Concord {
             let side = self.side_of(s, i as u8) as usize;
             match x.kind {
                 Kind::Leader if !solitaire => halves[1 - side] += 2 * vp.wounded_leader as i32,
+                // 15.2 attrition at its expected worth, in twelfths of a half point: a wounded
+                // leader dies on a 6 (1 VP, so 4); a broken unit counts 1/2 VP (12), and 1 VP if
+                // it disbands, British on a 6 (2 more), Patriot on 5-6 (4 more).
+                Kind::Leader => solitaire_twelfths[1 - side] += 4,
+                k if k.military() && solitaire => {
+                    solitaire_twelfths[1 - side] +=
+                        12 + if side == BRITISH as usize { 2 } else { 4 }
+                }
                 Kind::Son if !solitaire => halves[1] += 2 * vp.captured_son as i32,
                 Kind::Rider if !solitaire => halves[1] += 2 * vp.captured_rider as i32,
-                k if k.military() => {
-                    halves[1 - side] += if solitaire {
-                        1
-                    } else {
-                        2 * vp.broken_unit as i32
-                    }
-                }
+                k if k.military() => halves[1 - side] += 2 * vp.broken_unit as i32,
                 _ => {}
             }
         }
@@ -59,16 +66,58 @@ impl Concord {
                 halves[PATRIOT as usize] += vp.percy_missed as i32;
             }
         } else {
-            // 15.2 objectives, as they stand: Regulars holding Lexington, casualties.
-            let lex = self.data.map.lexington;
-            if self.regulars(s, lex) > 0 {
-                halves[BRITISH as usize] += 4;
-            }
+            // 15.2 objectives: Lexington as it stands (2, 3 or 4 VP by the odds there),
+            // casualties as they stand, and the consolidation's 2 VP to one side or the other
+            // by the chance that the British still end in one region.
+            halves[BRITISH as usize] += 2 * self.lexington_points(s) as i32;
             if self.casualties_halves(s) > 12 {
                 halves[PATRIOT as usize] += 4;
             }
+            let p = self.consolidation(s);
+            let twelfths = [
+                solitaire_twelfths[0] as f32 + 48.0 * (1.0 - p),
+                solitaire_twelfths[1] as f32 + 48.0 * p,
+            ];
+            return (halves[BRITISH as usize] - halves[PATRIOT as usize]) as f32
+                + (twelfths[BRITISH as usize] - twelfths[PATRIOT as usize]) / 12.0;
         }
         (halves[BRITISH as usize] - halves[PATRIOT as usize]) as f32
+    }
+
+    /// 15.2: the chance that every British piece on the map ends the game in one region (2 VP
+    /// to the British, otherwise 2 to the Patriot), judged from how far apart they stand: the
+    /// fewest regions the farthest piece must cover to reach a common region, against the
+    /// turns left (a move covers up to two road regions in the solitaire game; leave room for
+    /// opposition and for the actions the card does not give).
+    fn consolidation(&self, s: &State) -> f32 {
+        let map = &self.data.map;
+        let mut regions = 0u64;
+        for (i, x) in s.units.iter().enumerate() {
+            if self.side_of(s, i as u8) != BRITISH {
+                continue;
+            }
+            match x.at {
+                Loc::At(r) => regions |= 1u64 << r,
+                Loc::Pending => regions |= 1u64 << map.boston,
+                _ => {}
+            }
+        }
+        if regions == 0 {
+            return 0.0;
+        }
+        let spread = (0..map.apsp.len())
+            .filter(|&m| map.regions.get(m).is_some_and(|x| !x.alert_box))
+            .map(|m| {
+                members(regions)
+                    .map(|r| map.apsp[r as usize].get(m).copied().unwrap_or(255))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .min()
+            .unwrap_or(255) as f32;
+        let turns_left = self.setup(s).last_turn.saturating_sub(s.turn) as f32 + 0.5;
+        let slack = 1.6 * turns_left + 1.0 - spread;
+        1.0 / (1.0 + (-1.2 * slack).exp())
     }
 
     /// 11.0: the chance the British still get an unbroken Regular into Concord.

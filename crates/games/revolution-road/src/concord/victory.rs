@@ -139,20 +139,9 @@ impl Concord {
                 });
             }
         }
-        let map = &self.data.map;
-        let lex = map.lexington;
-        if self.regulars(s, lex) > 0 {
-            let patriots = self.fighters(s, PATRIOT, lex);
-            let british_sp = 2 * self.unbroken_regulars(s, lex) as u16;
-            let patriot_sp = self.strength(s, patriots) as u16;
-            let points = if patriots == 0 {
-                4
-            } else if british_sp > 2 * patriot_sp {
-                3
-            } else {
-                2
-            };
-            self.score(s, BRITISH, Cause::Objectives, points, ev);
+        let points = self.lexington_points(s);
+        if points > 0 {
+            self.score(s, BRITISH, Cause::Objectives, points as i16, ev);
         }
         let mut regions = 0u64;
         for (i, x) in s.units.iter().enumerate() {
@@ -176,6 +165,26 @@ impl Concord {
             BRITISH
         };
         self.end(s, winner, false, ev);
+    }
+
+    /// 15.2: what Lexington is worth to the British as it stands: nothing without a British
+    /// Regular there, 4 VP with no Patriot fighter there, 3 when the Regulars' unbroken strength
+    /// is more than twice the Patriots', 2 otherwise.
+    pub fn lexington_points(&self, s: &State) -> u8 {
+        let lex = self.data.map.lexington;
+        if self.regulars(s, lex) == 0 {
+            return 0;
+        }
+        let patriots = self.fighters(s, PATRIOT, lex);
+        let british_sp = 2 * self.unbroken_regulars(s, lex) as u16;
+        let patriot_sp = self.strength(s, patriots) as u16;
+        if patriots == 0 {
+            4
+        } else if british_sp > 2 * patriot_sp {
+            3
+        } else {
+            2
+        }
     }
 
     /// 15.2: British casualties in half points: 1/2 per broken unit, one per strength point of
