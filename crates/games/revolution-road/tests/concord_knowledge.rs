@@ -72,8 +72,7 @@ fn rule_15_2_knowledge_sees_the_gathering_slip_away_as_the_turns_run_out() {
 /// nothing else of the VP aid changes) the bots judge the three cases in that order.
 #[test]
 fn rule_15_2_knowledge_scores_lexington_by_the_odds_there() {
-    let g = game();
-    let mut s = g.new_game("solitaire-patriot", &Options::new(), 7).unwrap();
+    let (g, mut s) = solitaire("solitaire-patriot");
     gather_british(&g, &mut s, "lexington");
     let lex = region(&g, "lexington");
     let elsewhere = Loc::At(region(&g, "lincoln"));

@@ -25,6 +25,8 @@ impl Concord {
         let mut halves = [s.vp.halves(PATRIOT) as i32, s.vp.halves(BRITISH) as i32];
         // Expected end-of-game half points of the solitaire scenarios, in twelfths of a half.
         let mut solitaire_twelfths = [0i32; 2];
+        // The British lead those and the consolidation's chance add, in half points.
+        let mut expected = 0.0f32;
         let solitaire = s.mode.solitaire();
         for (i, x) in s.units.iter().enumerate() {
             let Loc::At(_) = x.at else { continue };
@@ -74,14 +76,11 @@ impl Concord {
                 halves[PATRIOT as usize] += 4;
             }
             let p = self.consolidation(s);
-            let twelfths = [
-                solitaire_twelfths[0] as f32 + 48.0 * (1.0 - p),
-                solitaire_twelfths[1] as f32 + 48.0 * p,
-            ];
-            return (halves[BRITISH as usize] - halves[PATRIOT as usize]) as f32
-                + (twelfths[BRITISH as usize] - twelfths[PATRIOT as usize]) / 12.0;
+            let british = solitaire_twelfths[BRITISH as usize] as f32 + 48.0 * p;
+            let patriot = solitaire_twelfths[PATRIOT as usize] as f32 + 48.0 * (1.0 - p);
+            expected = (british - patriot) / 12.0;
         }
-        (halves[BRITISH as usize] - halves[PATRIOT as usize]) as f32
+        (halves[BRITISH as usize] - halves[PATRIOT as usize]) as f32 + expected
     }
 
     /// 15.2: the chance that every British piece on the map ends the game in one region (2 VP
@@ -91,16 +90,10 @@ impl Concord {
     /// opposition and for the actions the card does not give).
     fn consolidation(&self, s: &State) -> f32 {
         let map = &self.data.map;
-        let mut regions = 0u64;
-        for (i, x) in s.units.iter().enumerate() {
-            if self.side_of(s, i as u8) != BRITISH {
-                continue;
-            }
-            match x.at {
-                Loc::At(r) => regions |= 1u64 << r,
-                Loc::Pending => regions |= 1u64 << map.boston,
-                _ => {}
-            }
+        let mut regions = self.british_regions(s);
+        // Percy's force, still to arrive, arrives in Boston (12.0); only it is ever pending.
+        if s.units.iter().any(|x| x.at == Loc::Pending) {
+            regions |= 1u64 << map.boston;
         }
         if regions == 0 {
             return 0.0;

@@ -143,15 +143,7 @@ impl Concord {
         if points > 0 {
             self.score(s, BRITISH, Cause::Objectives, points as i16, ev);
         }
-        let mut regions = 0u64;
-        for (i, x) in s.units.iter().enumerate() {
-            if let Loc::At(r) = x.at
-                && self.side_of(s, i as u8) == BRITISH
-            {
-                regions |= 1u64 << r;
-            }
-        }
-        if regions.count_ones() == 1 {
+        if self.british_regions(s).count_ones() == 1 {
             self.score(s, BRITISH, Cause::Objectives, 2, ev);
         } else {
             self.score(s, PATRIOT, Cause::Objectives, 2, ev);
