@@ -67,36 +67,6 @@ fn rule_15_2_knowledge_sees_the_gathering_slip_away_as_the_turns_run_out() {
     assert!((a - b).abs() < 0.05, "gathered: turn 12 {a} vs turn 8 {b}");
 }
 
-/// 15.2: a gathering takes a Move (6.4) for each region the British must still leave, so with
-/// two turns left the bots judge the force gathered in one region better than the same force
-/// with one Regular a region away, and that better than with two Regulars in two regions
-/// (the estimate before step 12 of the ladder, by distance alone, judged all three held).
-#[test]
-fn rule_15_2_knowledge_counts_each_region_the_british_must_still_leave() {
-    for scenario in ["solitaire-british", "solitaire-patriot"] {
-        let (g, mut s) = solitaire(scenario);
-        s.turn = 10;
-        gather_british(&g, &mut s, "menotomy");
-        let regulars: Vec<usize> = (0..s.units.len())
-            .filter(|&i| g.side_of(&s, i as u8) == BRITISH && s.units[i].kind == Kind::Regular)
-            .take(2)
-            .collect();
-        let mut one_away = s.clone();
-        one_away.units[regulars[0]].at = Loc::At(region(&g, "medford"));
-        let mut two_away = one_away.clone();
-        two_away.units[regulars[1]].at = Loc::At(region(&g, "watsons-corner"));
-        let [one, two, three] = [&s, &one_away, &two_away].map(|x| g.evaluate(x, BRITISH).unwrap());
-        assert!(
-            one > two + 0.03,
-            "{scenario}: one region {one} vs two {two}"
-        );
-        assert!(
-            two > three + 0.03,
-            "{scenario}: two regions {two} vs three {three}"
-        );
-    }
-}
-
 /// 15.2: British Regulars alone in Lexington score 4 VP, outnumbering the Patriot there more
 /// than two to one 3, and otherwise 2: with every British piece gathered in Lexington (so that
 /// nothing else of the VP aid changes) the bots judge the three cases in that order.

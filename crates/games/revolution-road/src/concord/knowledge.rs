@@ -84,15 +84,10 @@ impl Concord {
     }
 
     /// 15.2: the chance that every British piece on the map ends the game in one region (2 VP
-    /// to the British, otherwise 2 to the Patriot). Gathered now, it counts as held. Otherwise
-    /// it is the work left against the turns left: one Move (6.4) empties one region and
-    /// covers up to two road regions, so a gathering takes a Move for each region but one,
-    /// and more when the farthest piece stands more than two regions from every common
-    /// region; each such Move succeeds with a chance that shrinks as the turns run out.
-    /// Set against bot play: in 78 recorded solitaire games (medium and hard bots, both
-    /// scenarios) the British never gathered; they began the last turn in 2–7 regions, 1–4
-    /// apart. The former chance, by distance alone, put it near 1 from the eighth turn to the
-    /// tenth (docs/performance.md, the ladder's step 12).
+    /// to the British, otherwise 2 to the Patriot), judged from how far apart they stand: the
+    /// fewest regions the farthest piece must cover to reach a common region, against the
+    /// turns left (a move covers up to two road regions in the solitaire game; leave room for
+    /// opposition and for the actions the card does not give).
     fn consolidation(&self, s: &State) -> f32 {
         let map = &self.data.map;
         let mut regions = self.british_regions(s);
@@ -100,8 +95,8 @@ impl Concord {
         if s.units.iter().any(|x| x.at == Loc::Pending) {
             regions |= 1u64 << map.boston;
         }
-        if regions.count_ones() <= 1 {
-            return if regions == 0 { 0.0 } else { 1.0 };
+        if regions == 0 {
+            return 0.0;
         }
         let spread = (0..map.apsp.len())
             .filter(|&m| map.regions.get(m).is_some_and(|x| !x.alert_box))
@@ -112,11 +107,10 @@ impl Concord {
                     .unwrap_or(0)
             })
             .min()
-            .unwrap_or(255);
-        let moves = (regions.count_ones() - 1) as i32 + spread.saturating_sub(2) as i32;
-        let turns_left = self.setup(s).last_turn.saturating_sub(s.turn) as f32;
-        let each = (0.2 + 0.1 * turns_left).min(0.8);
-        each.powi(moves)
+            .unwrap_or(255) as f32;
+        let turns_left = self.setup(s).last_turn.saturating_sub(s.turn) as f32 + 0.5;
+        let slack = 1.6 * turns_left + 1.0 - spread;
+        1.0 / (1.0 + (-1.2 * slack).exp())
     }
 
     /// 11.0: the chance the British still get an unbroken Regular into Concord.
