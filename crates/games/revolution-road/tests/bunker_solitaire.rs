@@ -112,6 +112,28 @@ fn rule_12_4_patriot_chooses_a_focus_then_the_objective_is_rolled() {
     assert!(s.solo.objective > 0);
 }
 
+/// The log cites where each objective comes from: chosen (or rolled) by the British player in
+/// 12.3's scenario, rolled for the British bot in 12.4's.
+#[test]
+fn rule_12_3_and_12_4_the_objective_log_entry_cites_its_scenario() {
+    let g = game();
+    for (scenario, action, section) in [
+        ("solitaire-british", Action::Objective(2), "12.3"),
+        ("solitaire-british", Action::Objective(0), "12.3"),
+        ("solitaire-patriot", Action::Focus(4), "12.4"),
+    ] {
+        let mut s = g.new_game(scenario, &Options::new(), 5).unwrap();
+        let side = g.to_act(&s).unwrap();
+        let events = g.apply(&mut s, side, action).unwrap();
+        let cited: Vec<String> = events
+            .iter()
+            .filter(|e| matches!(e, Event::Objective { .. }))
+            .map(|e| g.describe(&s, e).section)
+            .collect();
+        assert_eq!(cited, vec![section.to_string()], "{scenario} {action:?}");
+    }
+}
+
 #[test]
 fn rule_12_2_solitaire_hits_fall_on_a_random_counter() {
     let g = game();

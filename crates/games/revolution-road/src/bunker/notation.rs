@@ -480,8 +480,13 @@ pub fn describe(g: &Bunker, s: &State, e: &Event) -> LogEntry {
             },
             false,
         ),
+        // The British player's objective (12.3), or the one rolled for the British bot (12.4).
         Event::Objective { objective, die } => (
-            "12.3",
+            if s.mode == Mode::SolitairePatriot {
+                "12.4"
+            } else {
+                "12.3"
+            },
             format!(
                 "British objective: {}{}",
                 OBJECTIVES[objective as usize % 9],
