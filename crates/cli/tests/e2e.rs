@@ -2027,9 +2027,25 @@ async fn the_account_pages_confirm_state_password_profile_reset_and_deletion_in_
         screenshot(&page, &shots.join("profile.png")).await?;
         // Logged out: "forgot password" from the log-in form; a reset link that is not one.
         click(&page, r##"document.querySelector("#logout")"##, "Log out").await?;
-        wait_for(&page, r##"document.querySelector("#login-link")"##, "logged out", 15).await?;
+        wait_for(&page, r##"document.querySelector("#login-link") && location.hash === "#/" && document.body.dataset.state === "ready""##, "logged out, in the lobby", 15).await?;
         eval::<bool>(&page, r##"(location.hash = "#/login", true)"##).await?;
-        wait_for(&page, r##"document.querySelector("#forgot-link")"##, "the forgot-password link", 15).await?;
+        wait_for(&page, r##"document.querySelector("#forgot-link") && document.body.dataset.state === "ready""##, "the forgot-password link", 15).await?;
+        // A page whose answer comes late never draws over a later one: the lobby is asked for,
+        // and while its answer is on the way the reader moves on to the log-in page. Once the
+        // lobby's answer is in (and a moment more), the log-in page is still the one shown.
+        eval::<bool>(
+            &page,
+            r##"(window.__raceFrom = performance.now(),
+                 window.addEventListener("hashchange", () => setTimeout(() => { location.hash = "#/login"; }, 0), { once: true }),
+                 location.hash = "#/", true)"##,
+        )
+        .await?;
+        wait_for(&page, r##"location.hash === "#/login" && performance.getEntriesByType("resource").some((e) => e.name.endsWith("/api/lobby") && e.startTime >= window.__raceFrom)"##, "the lobby's late answer", 15).await?;
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        let shown: bool = eval(&page, r##"!!document.querySelector("#forgot-link") && !document.querySelector(".lobby") && document.body.dataset.state === "ready""##).await?;
+        if !shown {
+            return Err(format!("the lobby's late answer drew over the log-in page: {}", page_state(&page).await?));
+        }
         click(&page, r##"document.querySelector("#forgot-link")"##, "Forgot your password?").await?;
         wait_for(&page, r##"document.querySelector("#forgot-form")"##, "the reset request form", 15).await?;
         type_into(&page, "#forgot-who", "alice").await?;

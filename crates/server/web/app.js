@@ -12,6 +12,7 @@ const S = {
   catalog: null,
   boardLoads: {},
   page: null, // cleanup hooks of the current page
+  routeGen: 0, // counts route() calls; see routeLive()
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -198,7 +199,18 @@ function parseHash() {
   });
 }
 
+// A page awaits the network before it draws. If the reader moves on meanwhile (a click, a
+// typed address, a log-out that sends them to the lobby), a later route() starts; the earlier
+// page must then neither draw over the later one nor leave timers or sockets behind. Each
+// route() takes the next number; `routeLive()`, taken when a page starts, says whether that
+// page's route is still the newest, and a page checks it after each await before it draws.
+function routeLive() {
+  const n = S.routeGen;
+  return () => n === S.routeGen;
+}
+
 async function route() {
+  const n = ++S.routeGen;
   if (S.page && S.page.cleanup) S.page.cleanup();
   S.page = null;
   for (const k of Object.keys(document.body.dataset)) delete document.body.dataset[k];
@@ -209,6 +221,7 @@ async function route() {
   }
   try {
     await loadCatalog();
+    if (n !== S.routeGen) return;
     if (page === "" || page === undefined) await lobbyPage();
     else if (page === "login") loginPage();
     else if (page === "new") await newGamePage();
@@ -223,6 +236,7 @@ async function route() {
     else if (page === "reset" && a) resetPage(a);
     else notFound();
   } catch (e) {
+    if (n !== S.routeGen) return;
     main().replaceChildren(
       h("section", { class: "panel error" }, h("h2", {}, "Something went wrong"), h("p", {}, e.message)),
     );
@@ -262,8 +276,9 @@ async function logout() {
     flash(e.message, "error");
   }
   await loadSession();
-  location.hash = "#/";
-  route();
+  // Setting a new hash routes through "hashchange"; only an unchanged one needs route().
+  if (location.hash === "#/") route();
+  else location.hash = "#/";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -386,11 +401,13 @@ function resetPage(token) {
 }
 
 async function profilePage(name) {
+  const live = routeLive();
   let p;
   try {
     p = await api("GET", `/api/users/${encodeURIComponent(name)}`);
   } catch (e) {
     if (e.status !== 404) throw e;
+    if (!live()) return;
     main().replaceChildren(h("section", { class: "panel" }, h("h2", {}, "No such player"), h("p", {}, `There is no player ${name} (the account may have been deleted).`), h("a", { href: "#/" }, "Back to the lobby")));
     setState("ready");
     return;
@@ -398,6 +415,7 @@ async function profilePage(name) {
   const shown = new Set(p.games.map((g) => g.game));
   const renderers = {};
   await Promise.all([...shown].map(async (g) => (renderers[g] = await loadRenderer(g))));
+  if (!live()) return;
   const results = Object.entries(p.results);
   const resultText = (g) =>
     g.status !== "finished"
@@ -500,7 +518,9 @@ async function leaderboardPage(gameId, pool) {
   if (!game) return notFound();
   pool = bare(pool) === "bots" ? "bots" : "human";
   const page = Math.max(1, Number(new URLSearchParams(location.hash.split("?")[1] || "").get("page")) || 1);
+  const live = routeLive();
   const r = await api("GET", `/api/ratings/${encodeURIComponent(game.id)}?pool=${pool}&page=${page}`);
+  if (!live()) return;
   const link = (g, p, n = 1) => `#/ratings/${g}/${p}${n > 1 ? `?page=${n}` : ""}`;
   const tab = (p, label) => h("a", { class: `button ${p === pool ? "primary current" : ""}`, href: link(game.id, p), id: `pool-${p}` }, label);
   main().replaceChildren(
@@ -626,10 +646,12 @@ function table(rows, empty) {
 }
 
 async function lobbyPage() {
+  const current = routeLive();
   const [lobby, live] = await Promise.all([api("GET", "/api/lobby"), api("GET", "/api/games/live").catch(() => ({ games: [] }))]);
   const shown = new Set([...lobby.mine, ...lobby.open, ...lobby.finished, ...live.games].map((g) => g.game));
   const renderers = {};
   await Promise.all([...shown].map(async (g) => (renderers[g] = await loadRenderer(g))));
+  if (!current()) return;
   const mine = lobby.mine.slice().sort((a, b) => Number(b.my_turn) - Number(a.my_turn) || b.updated - a.updated);
   const intro = S.user
     ? null
@@ -1172,7 +1194,9 @@ function showRule(container, section) {
 async function rulesPage(gameId) {
   const info = gameInfo(gameId);
   if (!info) return notFound();
+  const live = routeLive();
   const renderer = await loadRenderer(gameId);
+  if (!live()) return;
   const rules = rulesView(renderer, gameId);
   main().replaceChildren(
     h(
@@ -1411,10 +1435,12 @@ function applyPatch(doc, ops) {
 }
 
 async function gamePage(id) {
+  const live = routeLive();
   const eid = encodeURIComponent(id);
   let [game, board] = await Promise.all([api("GET", `/api/games/${eid}`), api("GET", `/api/games/${eid}/board`).catch(() => null)]);
   game = mergeLog([], game);
   const renderer = await loadRenderer(game.game);
+  if (!live()) return;
   const info = gameInfo(game.game);
   const P = { kind: "game", id, game, board, renderer, busy: false, pending: null, ws: null, closed: false, retry: 0, timer: null, zoom: 1 };
 
@@ -2803,8 +2829,10 @@ function talkPanel(ctx) {
 // record while the board shows the final position.
 
 async function replayPage(id) {
+  const live = routeLive();
   const eid = encodeURIComponent(id);
   const game = await api("GET", `/api/games/${eid}`);
+  if (!live()) return;
   const info = gameInfo(game.game);
   if (game.status !== "finished") {
     main().replaceChildren(h("section", { class: "panel" }, h("h2", {}, "Replay"), h("p", {}, "Replays open once a game is over. "), h("a", { class: "button", href: `#/game/${id}` }, "Back to the game")));
@@ -2819,6 +2847,7 @@ async function replayPage(id) {
   } catch (e) {
     steps = null;
   }
+  if (!live()) return;
   const byViews = !!steps;
   // Without views, a step is a log entry.
   const count = byViews ? steps.length : game.log.length;
@@ -3083,7 +3112,9 @@ async function vacationPanel() {
 
 async function accountPage() {
   if (needLogin()) return;
+  const live = routeLive();
   const n = await api("GET", "/api/account/notifications");
+  if (!live()) return;
   const confirmState = () => {
     if (!n.email) return h("p", { class: "hint", id: "email-state" }, "No e-mail address: no mail, and no password reset by mail.");
     if (n.email_confirmed) return h("p", { class: "hint confirmed", id: "email-state" }, `${n.email} is confirmed.`);
@@ -3161,7 +3192,9 @@ async function accountPage() {
     passwordForm(),
     deleteForm(),
   );
-  main().append(await vacationPanel());
+  const vacation = await vacationPanel();
+  if (!live()) return;
+  main().append(vacation);
   setState("ready");
   S.page = { kind: "account" };
 }
