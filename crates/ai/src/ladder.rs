@@ -157,6 +157,9 @@ pub struct LadderReport {
     /// Each level's rating: `random` at [`RANDOM_RATING`] plus the pooled gaps below it
     /// (only when the ladder starts at `random`; otherwise the lowest level is at 0).
     pub ratings: Vec<(Level, f64)>,
+    /// The search levels tuned for this run ([`crate::Tuning`]; absent as the levels ship).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tuning: Vec<crate::Tuning>,
 }
 
 /// Does a rate pass the ladder's test?
@@ -359,6 +362,7 @@ pub fn run(
         rungs,
         steps,
         ratings,
+        tuning: bots.tuning().to_vec(),
     })
 }
 

@@ -306,15 +306,46 @@ pub struct Thought {
     pub seconds: f64,
 }
 
+/// A change to a search level's settings, made only to measure what they buy (`muster sim`
+/// and `muster ladder` with `--iterations LEVEL=N` or `--depth LEVEL=N`; issue 18,
+/// docs/performance.md). The levels as players meet them are never tuned: the play server and
+/// the new-game form use [`Level::params_at`] as it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Tuning {
+    pub level: Level,
+    /// Iterations a decision in place of the level's (its budget, or its cap under
+    /// [`Pace::Time`]).
+    pub iterations: Option<u32>,
+    /// Playout depth in place of the game's ([`mcts::Params::playout_depth`]).
+    pub playout_depth: Option<u32>,
+}
+
+impl Tuning {
+    /// `params` with this tuning applied.
+    fn apply(&self, mut params: Params) -> Params {
+        if let Some(n) = self.iterations {
+            params.budget = match params.budget {
+                Budget::Iterations(_) => Budget::Iterations(n),
+                Budget::Time { limit, .. } => Budget::Time { limit, cap: n },
+            };
+        }
+        if self.playout_depth.is_some() {
+            params.playout_depth = self.playout_depth;
+        }
+        params
+    }
+}
+
 /// The bots of one game type, erased.
 pub trait GameBots: Send + Sync {
-    /// The decision, or `None` when `m` is not of this game type.
+    /// The decision, or `None` when `m` is not of this game type. A search level searches
+    /// with `params` (its own, tuned or not); the other levels are given `None`.
     fn think(
         &self,
         m: &dyn Match,
         level: Level,
         seed: u64,
-        pace: Pace,
+        params: Option<Params>,
         memory: Option<&mut Memory>,
     ) -> Option<Result<Thought, Error>>;
 }
@@ -327,7 +358,7 @@ impl<G: Knowledge> GameBots for Adapter<G> {
         m: &dyn Match,
         level: Level,
         seed: u64,
-        pace: Pace,
+        params: Option<Params>,
         memory: Option<&mut Memory>,
     ) -> Option<Result<Thought, Error>> {
         let session = m.as_any().downcast_ref::<Session<G>>()?;
@@ -336,7 +367,7 @@ impl<G: Knowledge> GameBots for Adapter<G> {
         // The tree the last decision kept, if it was grown by this level in this game type.
         let mut memory = memory;
         let mut kept = memory.as_deref_mut().and_then(|m| m.take::<G>(level));
-        let (action, iterations, reused) = match level.params_at(pace) {
+        let (action, iterations, reused) = match params {
             Some(params) => {
                 let reuse = memory.is_some().then_some(&mut kept);
                 match mcts::search_reusing(game, state, &params, seed, reuse) {
@@ -367,6 +398,7 @@ impl<G: Knowledge> GameBots for Adapter<G> {
 pub struct Bots {
     games: Vec<Box<dyn GameBots>>,
     pace: Pace,
+    tuning: Vec<Tuning>,
 }
 
 impl Bots {
@@ -382,6 +414,61 @@ impl Bots {
 
     pub fn pace(&self) -> Pace {
         self.pace
+    }
+
+    /// Tunes a search level for a measurement ([`Tuning`]): `iterations` a decision and the
+    /// playout depth, each where given (a later call for the same level keeps what it does not
+    /// give). Refused for the levels that do not search and for zeros.
+    pub fn tune(
+        &mut self,
+        level: Level,
+        iterations: Option<u32>,
+        playout_depth: Option<u32>,
+    ) -> Result<(), Error> {
+        if level.params().is_none() {
+            return Err(Error::new(
+                ErrorKind::BadRequest,
+                format!(
+                    "{level} does not search, so it has no iterations or playout depth to tune; medium and hard do"
+                ),
+            ));
+        }
+        if iterations == Some(0) || playout_depth == Some(0) {
+            return Err(Error::new(
+                ErrorKind::BadRequest,
+                format!("{level}: iterations and playout depth must be at least 1"),
+            ));
+        }
+        let i = match self.tuning.iter().position(|t| t.level == level) {
+            Some(i) => i,
+            None => {
+                self.tuning.push(Tuning {
+                    level,
+                    iterations: None,
+                    playout_depth: None,
+                });
+                self.tuning.len() - 1
+            }
+        };
+        let t = &mut self.tuning[i];
+        t.iterations = iterations.or(t.iterations);
+        t.playout_depth = playout_depth.or(t.playout_depth);
+        Ok(())
+    }
+
+    /// The levels tuned with [`Bots::tune`] (empty as the levels ship).
+    pub fn tuning(&self) -> &[Tuning] {
+        &self.tuning
+    }
+
+    /// The search settings a decision of `level` uses at `pace`, tuning applied; `None` for
+    /// the levels that do not search.
+    pub fn params_at(&self, level: Level, pace: Pace) -> Option<Params> {
+        let params = level.params_at(pace)?;
+        Some(match self.tuning.iter().find(|t| t.level == level) {
+            Some(t) => t.apply(params),
+            None => params,
+        })
     }
 
     /// Registers the bots of a game type.
@@ -433,9 +520,10 @@ impl Bots {
         pace: Pace,
         mut memory: Option<&mut Memory>,
     ) -> Result<Thought, Error> {
+        let params = self.params_at(level, pace);
         self.games
             .iter()
-            .find_map(|g| g.think(m, level, seed, pace, memory.as_deref_mut()))
+            .find_map(|g| g.think(m, level, seed, params, memory.as_deref_mut()))
             .unwrap_or_else(|| {
                 Err(Error::new(
                     ErrorKind::UnknownGame,

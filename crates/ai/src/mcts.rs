@@ -35,6 +35,10 @@ pub struct Params {
     pub threads: usize,
     /// UCT exploration constant.
     pub exploration: f32,
+    /// Decisions a playout makes before the game's evaluation may end it; `None` keeps the
+    /// game's own ([`Knowledge::playout_depth`]). Set only to measure what depth buys
+    /// (`muster sim --depth`, issue 18); the levels keep the game's.
+    pub playout_depth: Option<u32>,
 }
 
 impl Default for Params {
@@ -43,6 +47,7 @@ impl Default for Params {
             budget: Budget::Iterations(1000),
             threads: 1,
             exploration: 0.7,
+            playout_depth: None,
         }
     }
 }
@@ -152,7 +157,7 @@ fn grow<G: Knowledge>(
     game: &G,
     root_state: &G::State,
     me: Side,
-    exploration: f32,
+    (exploration, depth): (f32, Option<u32>),
     (iterations, deadline): (Option<u32>, Option<Instant>),
     seed: u64,
     start: Vec<Node<G::Action>>,
@@ -177,7 +182,7 @@ fn grow<G: Knowledge>(
     let mut untried: Vec<usize> = Vec::with_capacity(64);
     let mut matched: Vec<bool> = Vec::with_capacity(64);
     let mut live: Vec<u32> = Vec::with_capacity(64);
-    let depth = game.playout_depth();
+    let depth = depth.unwrap_or_else(|| game.playout_depth());
     let mut done = 0u64;
     loop {
         if let Some(n) = iterations
@@ -501,7 +506,8 @@ pub fn search_reusing<G: Knowledge>(
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .wrapping_add(t as u64);
         let limit = (per_thread, deadline);
-        grow(game, state, me, params.exploration, limit, seed, start)
+        let shape = (params.exploration, params.playout_depth);
+        grow(game, state, me, shape, limit, seed, start)
     };
     let root_stats = |nodes: &[Node<G::Action>]| -> RootStats<G::Action> {
         nodes[0]

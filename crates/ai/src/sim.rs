@@ -169,6 +169,9 @@ pub struct SimReport {
     pub decisions_per_second: f64,
     pub seconds: f64,
     pub results: Vec<GameResult>,
+    /// The search levels tuned for this study ([`crate::Tuning`]; absent as the levels ship).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tuning: Vec<crate::Tuning>,
 }
 
 fn mix(a: u64, b: u64) -> u64 {
@@ -325,7 +328,9 @@ pub fn run(
     });
     let results = results?;
     let seconds = start.elapsed().as_secs_f64();
-    Ok(summarise(&info.sides, config.clone(), results, seconds))
+    let mut report = summarise(&info.sides, config.clone(), results, seconds);
+    report.tuning = bots.tuning().to_vec();
+    Ok(report)
 }
 
 /// The summary figures of a list of results.
@@ -387,6 +392,7 @@ pub fn summarise(
         decisions_per_second: decisions as f64 / seconds.max(1e-9),
         seconds,
         results,
+        tuning: Vec::new(),
     }
 }
 

@@ -167,6 +167,7 @@ fn params(iterations: u32) -> Params {
         budget: Budget::Iterations(iterations),
         threads: 1,
         exploration: 0.7,
+        playout_depth: None,
     }
 }
 

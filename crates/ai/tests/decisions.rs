@@ -133,3 +133,33 @@ fn the_server_pace_caps_each_level_at_the_iterations_the_simulations_count() {
     assert_eq!(Level::Hard.threads(), 1, "hard grows one tree");
     assert!(Level::Easy.params_at(Pace::Time).is_none());
 }
+
+#[test]
+fn a_playout_depth_in_the_settings_replaces_the_games_and_nothing_else() {
+    // Issue 18's measurements of what depth buys (`muster sim --depth`): the game's own depth
+    // given explicitly searches exactly as no setting does; a depth of one decision changes
+    // what the playouts see, and so the root's values.
+    use muster_core::Knowledge;
+    let g = game();
+    let s = g.new_game("freemans-farm", &Options::new(), 1).unwrap();
+    let p = mcts::Params {
+        budget: mcts::Budget::Iterations(400),
+        ..mcts::Params::default()
+    };
+    let shipped = mcts::search(&g, &s, &p, 5).unwrap();
+    let own = mcts::Params {
+        playout_depth: Some(g.playout_depth()),
+        ..p
+    };
+    assert_eq!(mcts::search(&g, &s, &own, 5).unwrap().root, shipped.root);
+    let short = mcts::Params {
+        playout_depth: Some(1),
+        ..p
+    };
+    let r = mcts::search(&g, &s, &short, 5).unwrap();
+    assert_eq!(r.iterations, 400);
+    assert_ne!(
+        r.root, shipped.root,
+        "a one-decision playout reads other values"
+    );
+}

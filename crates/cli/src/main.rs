@@ -286,6 +286,14 @@ struct SimArgs {
     /// iterations alone: closer to what a player meets, but no longer reproducible.
     #[arg(long)]
     time_budget: bool,
+    /// For a measurement only: a search level's iterations a decision, LEVEL=N (repeatable;
+    /// e.g. hard=3000). Reported with the results; the levels players meet are unchanged.
+    #[arg(long = "iterations", value_name = "LEVEL=N")]
+    iterations: Vec<String>,
+    /// For a measurement only: a search level's playout depth in decisions, LEVEL=N
+    /// (repeatable; e.g. hard=90), in place of the game's.
+    #[arg(long = "depth", value_name = "LEVEL=N")]
+    depth: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -313,6 +321,14 @@ struct LadderArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// For a measurement only: a search level's iterations a decision, LEVEL=N (repeatable;
+    /// e.g. hard=3000). Reported with the results; the levels players meet are unchanged.
+    #[arg(long = "iterations", value_name = "LEVEL=N")]
+    iterations: Vec<String>,
+    /// For a measurement only: a search level's playout depth in decisions, LEVEL=N
+    /// (repeatable; e.g. hard=90), in place of the game's.
+    #[arg(long = "depth", value_name = "LEVEL=N")]
+    depth: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -998,7 +1014,7 @@ fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
         )
         .map_err(|e| e.to_string())?,
     );
-    let bots = muster_cli::bots();
+    let bots = tuned_bots(&args.iterations, &args.depth)?;
     let report = sim::run(registry, &bots, &config, &|n, _| bar.set_position(n as u64))
         .map_err(|e| e.message)?;
     bar.finish_and_clear();
@@ -1064,6 +1080,9 @@ fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
     if config.pace == muster_ai::Pace::Time {
         say!("  budgeted by the clock (--time-budget): not reproducible");
     }
+    if !report.tuning.is_empty() {
+        say!("  {}", tuning_text(&report.tuning));
+    }
     for b in &report.bots {
         say!(
             "  bot {} ({:<6}) wins {}; {:.3} s a decision (max {:.3}), {:.0} iterations a decision",
@@ -1094,6 +1113,54 @@ fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// The bots, with the search levels tuned as `--iterations LEVEL=N` and `--depth LEVEL=N` ask
+/// (issue 18: measuring what a level's budget and playout depth buy).
+fn tuned_bots(iterations: &[String], depth: &[String]) -> Result<muster_ai::Bots, String> {
+    let mut bots = muster_cli::bots();
+    for (flag, values) in [("--iterations", iterations), ("--depth", depth)] {
+        for v in values {
+            let (level, n) = v
+                .split_once('=')
+                .ok_or_else(|| format!("{flag} {v:?}: write LEVEL=N, e.g. hard=3000"))?;
+            let level = muster_ai::Level::parse(level.trim())
+                .map_err(|e| format!("{flag} {v:?}: {}", e.message))?;
+            let n: u32 = n
+                .trim()
+                .parse()
+                .map_err(|_| format!("{flag} {v:?}: {n:?} is not a whole number"))?;
+            let (i, d) = if flag == "--iterations" {
+                (Some(n), None)
+            } else {
+                (None, Some(n))
+            };
+            bots.tune(level, i, d)
+                .map_err(|e| format!("{flag} {v:?}: {}", e.message))?;
+        }
+    }
+    Ok(bots)
+}
+
+/// One line naming the tuned levels, so that no figure is mistaken for a shipped level's.
+fn tuning_text(tuning: &[muster_ai::Tuning]) -> String {
+    let parts: Vec<String> = tuning
+        .iter()
+        .map(|t| {
+            let mut what = Vec::new();
+            if let Some(n) = t.iterations {
+                what.push(format!("{n} iterations"));
+            }
+            if let Some(d) = t.playout_depth {
+                what.push(format!("playout depth {d}"));
+            }
+            format!("{} at {}", t.level, what.join(", "))
+        })
+        .collect();
+    format!(
+        "tuned for this measurement, not as the levels ship: {}",
+        parts.join("; ")
+    )
+}
+
 /// Runs the ladder; `Ok(false)` when a rung failed (exit status 2).
 fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, String> {
     use muster_ai::ladder::{self, LadderConfig};
@@ -1117,7 +1184,10 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
             muster_ai::Pace::Iterations
         },
     };
-    let bots = muster_cli::bots();
+    let bots = tuned_bots(&args.iterations, &args.depth)?;
+    if !bots.tuning().is_empty() {
+        eprintln!("{}", tuning_text(bots.tuning()));
+    }
     let rung_done = |r: &muster_ai::ladder::Rung| {
         eprintln!(
             "{} {}: {} vs {}: {}/{} ({}; side-adjusted {}; {:.1} s)",

@@ -421,3 +421,63 @@ fn the_ladder_plays_each_level_against_the_one_below_and_chains_the_ratings() {
     });
     assert!(e.message.contains("at least 1"), "{}", e.message);
 }
+
+/// Issue 18's measurements tune a search level (`muster sim --iterations hard=N --depth
+/// hard=N`); untuned, the bots search exactly as the levels ship, and a tuned level spends
+/// the iterations asked while the other levels keep theirs.
+#[test]
+fn a_tuned_level_spends_the_iterations_asked_and_untuned_levels_ship_unchanged() {
+    use muster_ai::Pace;
+    let shipped = muster_cli::bots();
+    for level in muster_ai::LEVELS {
+        for pace in [Pace::Iterations, Pace::Time] {
+            assert_eq!(
+                shipped.params_at(level, pace),
+                level.params_at(pace),
+                "{level}"
+            );
+        }
+    }
+    let mut tuned = muster_cli::bots();
+    tuned.tune(Level::Hard, Some(64), None).unwrap();
+    tuned.tune(Level::Hard, None, Some(7)).unwrap();
+    let hard = tuned.params_at(Level::Hard, Pace::Time).unwrap();
+    assert_eq!(
+        hard.playout_depth,
+        Some(7),
+        "the second call keeps the first's iterations"
+    );
+    assert!(matches!(
+        hard.budget,
+        muster_ai::mcts::Budget::Time { cap: 64, .. }
+    ));
+    assert_eq!(
+        tuned.params_at(Level::Medium, Pace::Iterations),
+        Level::Medium.params()
+    );
+    // A decision with a choice to make (the first with more than one legal action).
+    let mut m = new_match("battles", "freemans-farm", 3);
+    while m.legal().len() < 2 {
+        let side = m.to_act().unwrap();
+        let a = m.legal()[0].action.clone();
+        m.act(Some(&side), &a).unwrap();
+    }
+    let t = tuned.think(m.as_ref(), Level::Hard, 1).unwrap();
+    assert_eq!(t.iterations, 64);
+    let t = tuned.think(m.as_ref(), Level::Medium, 1).unwrap();
+    assert_eq!(t.iterations, muster_ai::MEDIUM_ITERATIONS as u64);
+}
+
+#[test]
+fn tuning_is_refused_for_levels_that_do_not_search_and_for_zeros() {
+    let mut bots = muster_cli::bots();
+    for level in [Level::Random, Level::Easy] {
+        let e = bots.tune(level, Some(100), None).unwrap_err();
+        assert!(e.message.contains("does not search"), "{}", e.message);
+    }
+    for (i, d) in [(Some(0), None), (None, Some(0))] {
+        let e = bots.tune(Level::Hard, i, d).unwrap_err();
+        assert!(e.message.contains("at least 1"), "{}", e.message);
+    }
+    assert!(bots.tuning().is_empty(), "a refused tuning changes nothing");
+}

@@ -486,3 +486,104 @@ fn play_help_gives_each_bot_level_its_fixed_rating() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("medium"), "{}", stderr(&out));
 }
+
+/// `sim` and `ladder` tune a search level for a measurement (issue 18) and say so in every
+/// report, so that no figure is taken for a shipped level's.
+#[test]
+fn sim_and_ladder_spend_a_tuned_levels_iterations_and_name_the_tuning() {
+    let base = [
+        "sim",
+        "battles",
+        "--scenario",
+        "oriskany",
+        "--a",
+        "hard",
+        "--b",
+        "random",
+    ];
+    let args = [
+        &base[..],
+        &[
+            "--games",
+            "1",
+            "--iterations",
+            "hard=20",
+            "--depth",
+            "hard=5",
+        ],
+    ]
+    .concat();
+    let out = muster(&[&args[..], &["--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        r["tuning"],
+        serde_json::json!([{ "level": "hard", "iterations": 20, "playout_depth": 5 }])
+    );
+    let per = r["bots"][0]["iterations_per_decision"].as_f64().unwrap();
+    assert!(per > 0.0 && per <= 20.0, "{per}");
+    let text = stdout(&muster(&args));
+    assert!(
+        text.contains("not as the levels ship: hard at 20 iterations, playout depth 5"),
+        "{text}"
+    );
+    // As the levels ship, the report has no tuning at all.
+    let out = muster(&[
+        "sim",
+        "battles",
+        "--scenario",
+        "oriskany",
+        "--a",
+        "random",
+        "--games",
+        "1",
+        "--json",
+    ]);
+    let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(r.get("tuning").is_none(), "{r}");
+    let out = muster(&[
+        "ladder",
+        "--levels",
+        "medium,hard",
+        "--games",
+        "1",
+        "--game",
+        "battles",
+        "--scenario",
+        "oriskany",
+        "--threads",
+        "1",
+        "--iterations",
+        "hard=20",
+        "--iterations",
+        "medium=10",
+        "--json",
+    ]);
+    let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(r["tuning"].as_array().unwrap().len(), 2, "{}", r["tuning"]);
+    let e = &r["rungs"][0]["upper_effort"];
+    assert!(
+        e["iterations"].as_f64().unwrap() <= 20.0 * e["decisions"].as_f64().unwrap(),
+        "{e}"
+    );
+    assert!(stderr(&out).contains("hard at 20 iterations; medium at 10 iterations"));
+}
+
+#[test]
+fn tuning_a_level_that_does_not_search_or_by_a_bad_figure_is_refused() {
+    let base = ["sim", "battles", "--scenario", "oriskany", "--games", "1"];
+    for (flag, words) in [
+        (["--iterations", "easy=5"], &["easy does not search"][..]),
+        (["--depth", "hard=x"], &["\"x\" is not a whole number"][..]),
+        (["--depth", "hard"], &["write LEVEL=N"][..]),
+        (["--iterations", "hard=0"], &["at least 1"][..]),
+        (
+            ["--iterations", "expert=5"],
+            &["no bot level \"expert\""][..],
+        ),
+    ] {
+        let out = muster(&[&base[..], &flag[..]].concat());
+        assert_refused(&out, 1, words);
+        assert_eq!(stdout(&out), "", "no report for {flag:?}");
+    }
+}
