@@ -286,6 +286,13 @@ struct SimArgs {
     /// iterations alone: closer to what a player meets, but no longer reproducible.
     #[arg(long)]
     time_budget: bool,
+    #[command(flatten)]
+    tune: TuneArgs,
+}
+
+/// `sim`'s and `ladder`'s tuning of the search levels, for a measurement (issue 18).
+#[derive(clap::Args)]
+struct TuneArgs {
     /// For a measurement only: a search level's iterations a decision, LEVEL=N (repeatable;
     /// e.g. hard=3000). Reported with the results; the levels players meet are unchanged.
     #[arg(long = "iterations", value_name = "LEVEL=N")]
@@ -321,14 +328,8 @@ struct LadderArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
-    /// For a measurement only: a search level's iterations a decision, LEVEL=N (repeatable;
-    /// e.g. hard=3000). Reported with the results; the levels players meet are unchanged.
-    #[arg(long = "iterations", value_name = "LEVEL=N")]
-    iterations: Vec<String>,
-    /// For a measurement only: a search level's playout depth in decisions, LEVEL=N
-    /// (repeatable; e.g. hard=90), in place of the game's.
-    #[arg(long = "depth", value_name = "LEVEL=N")]
-    depth: Vec<String>,
+    #[command(flatten)]
+    tune: TuneArgs,
 }
 
 #[derive(clap::Args)]
@@ -1014,7 +1015,7 @@ fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
         )
         .map_err(|e| e.to_string())?,
     );
-    let bots = tuned_bots(&args.iterations, &args.depth)?;
+    let bots = tuned_bots(&args.tune)?;
     let report = sim::run(registry, &bots, &config, &|n, _| bar.set_position(n as u64))
         .map_err(|e| e.message)?;
     bar.finish_and_clear();
@@ -1115,9 +1116,9 @@ fn sim(registry: &muster_core::Registry, args: SimArgs) -> Result<(), String> {
 
 /// The bots, with the search levels tuned as `--iterations LEVEL=N` and `--depth LEVEL=N` ask
 /// (issue 18: measuring what a level's budget and playout depth buy).
-fn tuned_bots(iterations: &[String], depth: &[String]) -> Result<muster_ai::Bots, String> {
+fn tuned_bots(args: &TuneArgs) -> Result<muster_ai::Bots, String> {
     let mut bots = muster_cli::bots();
-    for (flag, values) in [("--iterations", iterations), ("--depth", depth)] {
+    for (flag, values) in [("--iterations", &args.iterations), ("--depth", &args.depth)] {
         for v in values {
             let (level, n) = v
                 .split_once('=')
@@ -1184,7 +1185,7 @@ fn ladder(registry: &muster_core::Registry, args: LadderArgs) -> Result<bool, St
             muster_ai::Pace::Iterations
         },
     };
-    let bots = tuned_bots(&args.iterations, &args.depth)?;
+    let bots = tuned_bots(&args.tune)?;
     if !bots.tuning().is_empty() {
         eprintln!("{}", tuning_text(bots.tuning()));
     }
