@@ -17,7 +17,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The steepness the estimate's logistic has per VP, and its lean to the British (ties are
-/// theirs), to read the lead back from an estimate of the two-player game's form.
+/// theirs), to read the lead back from an estimate (`concord/knowledge.rs`). The lead read back
+/// is the solitaire scenarios' (15.2); in the two-player game the estimate also weighs the
+/// British chance of reaching Concord, and what is read back is not a lead.
 const VP_SCALE: f64 = 0.45;
 const LEAN: f64 = 0.25;
 
