@@ -4,8 +4,8 @@
 //!
 //! Every record is replayed; at the first decision of each turn and at every tenth decision the
 //! estimate of a British win is read, and set against whether the British won. For each turn the
-//! table gives the positions read, the British share of wins, the mean estimate, the estimate's
-//! lead in VP (read back from the estimate), and a logistic `slope * lead + offset` fitted to
+//! table gives the positions read, the British share of wins, the mean estimate, the lead in VP
+//! it rests on (`Concord::provisional_lead`), and a logistic `slope * lead + offset` fitted to
 //! the results, with the mean log loss of the estimate as it stands and of the fit. Positions of
 //! one game are not independent, so the fit is a description, not a test.
 //!
@@ -15,13 +15,6 @@ use muster_revolution_road::Concord;
 use muster_revolution_road::concord::state::BRITISH;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// The steepness the estimate's logistic has per VP, and its lean to the British (ties are
-/// theirs), to read the lead back from an estimate (`concord/knowledge.rs`). The lead read back
-/// is the solitaire scenarios' (15.2); in the two-player game the estimate also weighs the
-/// British chance of reaching Concord, and what is read back is not a lead.
-const VP_SCALE: f64 = 0.45;
-const LEAN: f64 = 0.25;
 
 /// One position read: the estimate, the lead it implies, whether the British won.
 struct Read {
@@ -52,7 +45,8 @@ fn main() {
             if s.turn != turn || n % 10 == 0 {
                 turn = s.turn;
                 let estimate = game.evaluate(s, BRITISH).unwrap_or(0.5) as f64;
-                reads.push((s.turn, estimate));
+                let lead = game.provisional_lead(s) as f64 / 2.0;
+                reads.push((s.turn, estimate, lead));
             }
             session
                 .act(None, &step.action)
@@ -64,9 +58,7 @@ fn main() {
         };
         games += 1;
         let won = outcome.winner == Some(BRITISH);
-        for (turn, estimate) in reads {
-            let p = estimate.clamp(1e-5, 1.0 - 1e-5);
-            let lead = (p / (1.0 - p)).ln() / VP_SCALE - LEAN;
+        for (turn, estimate, lead) in reads {
             by_turn.entry(turn).or_default().push(Read {
                 estimate,
                 lead,
@@ -111,17 +103,22 @@ fn log_loss(xs: impl Iterator<Item = (f64, bool)>) -> f64 {
     sum / n
 }
 
+/// A little ridge on both parameters, so that a turn whose results the lead separates still
+/// gives a finite fit.
+const RIDGE: f64 = 1e-3;
+
 /// Maximum-likelihood logistic regression of the result on the lead (Newton's method, two
-/// parameters, a little ridge so that a turn whose results the lead separates still ends).
+/// parameters, with [`RIDGE`]).
 fn fit(reads: &[Read]) -> (f64, f64) {
-    let (mut a, mut b) = (VP_SCALE, 0.0);
+    let (mut a, mut b) = (0.0, 0.0);
     for _ in 0..100 {
-        let (mut ga, mut gb, mut haa, mut hab, mut hbb) = (0.0, 0.0, 1e-3, 0.0, 1e-3);
+        let (mut ga, mut gb) = (-RIDGE * a, -RIDGE * b);
+        let (mut haa, mut hab, mut hbb) = (RIDGE, 0.0, RIDGE);
         for r in reads {
             let p = logistic(a * r.lead + b);
             let y = if r.won { 1.0 } else { 0.0 };
             let w = p * (1.0 - p);
-            ga += (y - p) * r.lead - 1e-3 * a;
+            ga += (y - p) * r.lead;
             gb += y - p;
             haa += w * r.lead * r.lead;
             hab += w * r.lead;

@@ -19,8 +19,10 @@ use muster_core::{Knowledge, Side};
 const VP_SCALE: f32 = 0.45;
 
 impl Concord {
-    /// The British lead in half points if the game were tallied now, without dice.
-    fn provisional_lead(&self, s: &State) -> f32 {
+    /// The British lead in half points if the game were tallied now, without dice (what
+    /// [`Knowledge::evaluate`] turns into a chance; `examples/concord_calibration.rs` sets it
+    /// against results).
+    pub fn provisional_lead(&self, s: &State) -> f32 {
         let vp = self.data.vp;
         let mut halves = [s.vp.halves(PATRIOT) as i32, s.vp.halves(BRITISH) as i32];
         // Expected end-of-game half points of the solitaire scenarios, in twelfths of a half.
